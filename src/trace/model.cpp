@@ -1,5 +1,7 @@
 #include "trace/model.hpp"
 
+#include <algorithm>
+
 namespace sextant::trace {
 
 StringTable::StringTable(const StringTable& o) : strings_(o.strings_) {
@@ -61,6 +63,21 @@ std::string RankTrace::id_text(int32_t v) const {
   return std::to_string(v);
 }
 
+int64_t RankTrace::tied_external_id(uint32_t i) const {
+  const auto it = std::lower_bound(tied_external_ids.begin(), tied_external_ids.end(), i,
+                                   [](const TiedExternalId& x, uint32_t e) { return x.event < e; });
+  return it != tied_external_ids.end() && it->event == i ? it->id : -1;
+}
+
+bool RankTrace::encloses_tied(uint32_t a, uint32_t b) const {
+  // By (without an id, id, name): a strict weak order however ids and names mix in a tie of three.
+  const int64_t ia = tied_external_id(a), ib = tied_external_id(b);
+  if ((ia == -1) != (ib == -1)) return ib == -1;
+  if (ia != ib) return ia < ib;
+  if (name[a] != name[b]) return name_of(a) < name_of(b);
+  return false;
+}
+
 void RankTrace::reserve(size_t n) {
   ts_ns.reserve(n);
   dur_ns.reserve(n);
@@ -70,6 +87,9 @@ void RankTrace::reserve(size_t n) {
   tid.reserve(n);
   stream.reserve(n);
   correlation.reserve(n);
+  // Every operator's External id while scanning (pruned to the ties after): capacity only, the
+  // pages of operators that never come are not resident.
+  tied_external_ids.reserve(n);
 }
 
 const char* category_name(Category c) {

@@ -143,6 +143,14 @@ struct StreamWait {
   int64_t record_correlation = -1;
 };
 
+// The "External id" of one cpu_op or user_annotation event that has the same thread, category, ts
+// and dur as another (kept by the scanner for such ties only: see RankTrace::tied_external_ids).
+struct TiedExternalId {
+  uint32_t event = 0;  // index into the event columns
+  uint32_t zero = 0;   // explicit padding (the cache writes the struct's bytes)
+  int64_t id = -1;
+};
+
 // One `[memory]` instant event.
 struct MemorySample {
   int64_t ts_ns = 0;
@@ -203,6 +211,14 @@ struct RankTrace {
   std::vector<StreamWait> stream_waits;  // recorded cross-stream waits, in event order
   std::vector<OpShape> op_shapes;
   StringTable shape_strings;        // the dims and types texts of op_shapes
+  // External ids of the cpu_op and user_annotation events that start and end together with
+  // another of their category on their thread (same pid, tid, ts and dur), in event order: their
+  // times cannot tell which one encloses the other, and the one recorded first (the smaller
+  // External id) is the caller. Only such ties are kept (a few per thousand operators), not every
+  // operator's id; events of no tie, or without an External id, have none. (Review of
+  // 2026-12-06: the order in the file had decided, so that a shuffled trace changed
+  // kernel_sequences and the roofline.) While scan_trace runs it holds every such event's id.
+  std::vector<TiedExternalId> tied_external_ids;
   Diagnostics diagnostics;
 
   const std::string& dims_of(const OpShape& s) const { return shape_strings.str(s.dims); }
@@ -213,6 +229,13 @@ struct RankTrace {
 
   size_t size() const { return ts_ns.size(); }
   const std::string& name_of(size_t i) const { return strings.str(name[i]); }
+  // The External id of event i where tied_external_ids holds it, else -1.
+  int64_t tied_external_id(uint32_t i) const;
+  // Whether event a, of the same thread, ts and dur as event b, comes before it as the enclosing
+  // one: the smaller External id where both have one (one with an id before one without), then
+  // the name; false for events equal by both (the caller then decides, never by the place in the
+  // file).
+  bool encloses_tied(uint32_t a, uint32_t b) const;
 
   // A pid or tid that is not an integer of 32 bits (a text, such as the legacy exports' "CPU
   // functions" or a "stream 7", or an integer beyond 32 bits) is kept apart under a code

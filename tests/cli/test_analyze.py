@@ -1095,6 +1095,50 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2)
             self.assertIn("unexpected end of data (truncated file?) at byte offset 27", p.stderr)
 
+    def test_operators_that_start_and_end_together_nest_the_same_in_any_file_order(self):
+        """aten::to and its aten::_to_copy (aten::matmul and its aten::mm, two record_function
+        ranges) with the same ts and dur on one thread: the one recorded first (the smaller
+        External id) encloses the other, whatever the order of the events in the file. Before the
+        review of 2026-12-06 the file's order decided: the sampled DLRM trace shuffled or reversed
+        counted 30 to 34 instances of its top kernel sequence's operator, and the roofline listed
+        141 smaller shapes for 140."""
+        import random
+
+        def x(cat, name, ts, dur, pid=1, tid=1, **args):
+            return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid, "ts": ts, "dur": dur, "args": args}
+        dims = {"Input Dims": [[64, 128], [128, 256]], "Input type": ["float", "float"]}
+        ev = [
+            x("user_annotation", "zz_outer_range", 100, 300, **{"External id": 1}),
+            x("user_annotation", "aa_inner_range", 100, 300, **{"External id": 2}),
+            x("cpu_op", "aten::to", 110, 50, **{"External id": 3}),
+            x("cpu_op", "aten::_to_copy", 110, 50, **{"External id": 4}),
+            x("cuda_runtime", "cudaMemcpyAsync", 120, 5, correlation=1),
+            x("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 130, 10, pid=0, tid=7, stream=7, correlation=1),
+            x("cpu_op", "aten::matmul", 170, 50, **{"External id": 5}, **dims),
+            x("cpu_op", "aten::mm", 170, 50, **{"External id": 6}, **dims),
+            x("cuda_runtime", "cudaLaunchKernel", 180, 5, correlation=2),
+            x("kernel", "sm90_xmma_gemm_f32f32_tn", 190, 20, pid=0, tid=7, stream=7, correlation=2),
+        ]
+        shuffled = ev[:]
+        random.Random(7).shuffle(shuffled)
+        tables = ("kernel_sequences", "kernel_sequences_summary", "roofline", "user_annotations")
+        out = []
+        with tempfile.TemporaryDirectory() as d:
+            for i, order in enumerate((ev, ev[::-1], shuffled)):
+                path = self.write_trace(d, f"order{i}.json", order)
+                doc = json.loads(run("analyze", path, "--only", "kernel_sequences", "--only", "workload", "--only",
+                                     "user_annotations", "--json", "-").stdout)
+                out.append({t: doc["tables"][t]["columns"] for t in tables})
+        self.assertEqual(out[1], out[0])
+        self.assertEqual(out[2], out[0])
+        ks = out[0]["kernel_sequences"]
+        self.assertEqual(sorted(ks["operator"]), ["aten::matmul", "aten::to"])  # the callers, at depth 0
+        self.assertEqual(out[0]["roofline"]["op"], ["aten::mm"])  # the innermost shaped operator
+        ua = out[0]["user_annotations"]
+        inner = ua["annotation"].index("aa_inner_range")
+        self.assertEqual(ua["gpu_events_exclusive_count"][inner], 2, ua)
+        self.assertEqual(ua["gpu_events_exclusive_count"][ua["annotation"].index("zz_outer_range")], 0, ua)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -85,9 +85,46 @@ TEST(Analyses, OverlapAndExposedCommunication) {
   // nccl [50,80) overlaps compute [40,60) for 10 of its 30 us: 33.33%; exposed comm 20 us;
   // the memcpy [100,110) is fully exposed.
   Result r = run(false);
-  EXPECT_NEAR(cell(r, "comm_comp_overlap", "comp_comm_overlap_percent"), 33.33, 1e-9);
+  EXPECT_DOUBLE_EQ(cell(r, "comm_comp_overlap", "comp_comm_overlap_percent"), 100.0 / 3.0);  // full precision
+  EXPECT_DOUBLE_EQ(cell(run(true), "comm_comp_overlap", "comp_comm_overlap_pctg"), 33.33);   // HTA's rounding
   EXPECT_DOUBLE_EQ(cell(r, "exposed_time", "exposed_communication_us"), 20.0);
   EXPECT_DOUBLE_EQ(cell(r, "exposed_time", "exposed_memory_us"), 10.0);
+}
+
+// Are the percentages rounded only under --compat hta (HTA's CSV convention)? (Review of
+// 2026-12-06: the Sextant rules' JSON and CSV had them rounded too, the temporal breakdown and
+// overlap to 2 decimals, the by-type share to 1, so that a 10 us entry among 70 read 14.3 and one
+// among thousands 0.0, while every other fraction kept full precision.)
+TEST(Analyses, PercentagesAreRoundedOnlyUnderHtaCompat) {
+  // Span [0,30): gemm [0,10) and [20,30) on stream 7, busy 20 of 30: idle 33.3...%, compute 66.6...%.
+  const std::string text = "{\"traceEvents\": [" + x("cuda_runtime", "cudaLaunchKernel", 0, 1, -1, 1) + "," +
+                           x("cuda_runtime", "cudaLaunchKernel", 1, 1, -1, 2) + "," + x("kernel", "gemm", 0, 10, 7, 1) + "," +
+                           x("kernel", "gemm", 20, 10, 7, 2) + "]}";
+  auto analyze = [&](bool hta) {
+    TraceSet set;
+    set.ranks.emplace_back();
+    scan_trace_text(text, "thirds.json", set.ranks.back());
+    AnalyzeRequest req;
+    req.options.hta = hta;
+    return analyze_loaded(set, req);
+  };
+  const Result s = analyze(false), h = analyze(true);
+  EXPECT_DOUBLE_EQ(cell(s, "temporal_breakdown", "idle_time_percent"), 100.0 / 3.0);
+  EXPECT_DOUBLE_EQ(cell(s, "temporal_breakdown", "compute_time_percent"), 200.0 / 3.0);
+  EXPECT_DOUBLE_EQ(cell(h, "temporal_breakdown", "idle_time_pctg"), 33.33);
+  EXPECT_DOUBLE_EQ(cell(h, "temporal_breakdown", "compute_time_pctg"), 66.67);
+  // By type (the hand-built trace): memory 10 of 70 us, 14.285...%; HTA writes 14.3.
+  auto share = [](const Result& r, const std::string& type) {
+    const Table* t = r.table("gpu_kernel_breakdown_by_type");
+    EXPECT_NE(t, nullptr);
+    const std::string col = t && t->has_column("percent") ? "percent" : "percentage";  // Sextant's name, HTA's
+    for (size_t i = 0; t && i < t->rows(); ++i)
+      if (t->column("kernel_type").str[i] == type) return t->column(col).f64[i];
+    return std::nan("");
+  };
+  EXPECT_DOUBLE_EQ(share(run(false), "MEMORY"), 100.0 / 7.0);
+  EXPECT_DOUBLE_EQ(share(run(true), "MEMORY"), 14.3);
+  EXPECT_DOUBLE_EQ(share(run(false), "COMPUTATION"), 300.0 / 7.0);
 }
 
 TEST(Analyses, KernelTypeOverlapCombinations) {

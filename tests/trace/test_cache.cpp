@@ -49,6 +49,11 @@ void expect_same(const RankTrace& a, const RankTrace& b) {
     EXPECT_EQ(a.dims_of(a.op_shapes[i]), b.dims_of(b.op_shapes[i]));
     EXPECT_EQ(a.types_of(a.op_shapes[i]), b.types_of(b.op_shapes[i]));
   }
+  ASSERT_EQ(a.tied_external_ids.size(), b.tied_external_ids.size());
+  for (size_t i = 0; i < a.tied_external_ids.size(); ++i) {
+    EXPECT_EQ(a.tied_external_ids[i].event, b.tied_external_ids[i].event);
+    EXPECT_EQ(a.tied_external_ids[i].id, b.tied_external_ids[i].id);
+  }
   ASSERT_EQ(a.diagnostics.items().size(), b.diagnostics.items().size());
   for (const auto& [k, d] : a.diagnostics.items()) EXPECT_EQ(b.diagnostics.items().at(k).count, d.count) << k;
 }
@@ -63,6 +68,7 @@ std::string tables_json(const Result& r) {
 TEST(Cache, RoundTripIsExact) {
   RankTrace t = load_trace_file(kTrace);
   EXPECT_FALSE(t.op_shapes.empty());
+  EXPECT_FALSE(t.tied_external_ids.empty());  // operators tied in time (cache format 13)
   RankTrace u = deserialize_rank(serialize_rank(t), "mem");
   expect_same(t, u);
   std::string bytes = serialize_rank(t);

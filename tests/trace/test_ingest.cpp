@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <tuple>
 #include <filesystem>
 #include <fstream>
@@ -1350,5 +1351,111 @@ TEST(Ingest, NulBytesAfterTheTraceAreCountedAsTrailingText) {
     ASSERT_NE(d, nullptr);
     EXPECT_NE(d->example.find("4096 NUL bytes"), std::string::npos) << d->example;
     EXPECT_NE(d->example.find("byte offset " + std::to_string(text.size())), std::string::npos) << d->example;
+  }
+}
+
+// Does a folder whose traces lie in subfolders (one per node) name the subfolders it did not
+// search? (Review of 2026-12-06: nest/node0 and nest/node1 holding rank files read as "directory
+// holds no trace files (expected *.json or *.json.gz files (one per rank))" without saying that
+// folders are not read recursively.) The folder is still not searched recursively.
+TEST(Ingest, FolderOfSubfoldersNamesTheSubfoldersNotSearched) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "sextant_review_1206_nested";
+  fs::remove_all(dir);
+  const std::string doc = R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}]})";
+  for (const char* f : {"node1/rank-2.json", "node0/rank-0.json", "node0/rank-1.json"}) {
+    fs::create_directories((dir / f).parent_path());
+    std::ofstream((dir / f).string(), std::ios::binary) << doc;
+  }
+  std::ofstream((dir / "README.txt").string()) << "not a trace";
+  try {
+    expand_trace_paths({dir.string()});
+    FAIL() << "a folder without trace files was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(), "directory holds no trace files");
+    EXPECT_NE(e.hint().find("2 subdirectories not searched"), std::string::npos) << e.hint();
+    EXPECT_NE(e.hint().find("node0, node1; pass them as arguments"), std::string::npos) << e.hint();
+  }
+  // The subfolders named as arguments are read.
+  EXPECT_EQ(expand_trace_paths({(dir / "node0").string(), (dir / "node1").string()}).size(), 3u);
+  // A folder with neither traces nor subfolders says only what it expected.
+  fs::remove_all(dir / "node0");
+  fs::remove_all(dir / "node1");
+  try {
+    expand_trace_paths({dir.string()});
+    FAIL() << "a folder without trace files was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.hint().find("subdirector"), std::string::npos) << e.hint();
+  }
+  fs::remove_all(dir);
+}
+
+// Does the scanner keep the External ids of exactly the operators that start and end together with
+// another of their category on their thread, whatever the order of the events in the file and
+// however the text is split? (Review of 2026-12-06: without them the file's order decided which
+// of aten::to and its aten::_to_copy enclosed the other.)
+TEST(Ingest, ExternalIdsOfOperatorsTiedInTimeAreKept) {
+  auto ev = [](const char* cat, const char* name, int tid, int ts, int dur, int ext) {
+    return std::string(R"({"ph": "X", "cat": ")") + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": )" +
+           std::to_string(tid) + R"(, "ts": )" + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) +
+           R"(, "args": {"External id": )" + std::to_string(ext) + "}}";
+  };
+  std::vector<std::string> events = {
+      ev("cpu_op", "aten::to", 1, 100, 50, 11),          // tied with 12
+      ev("cpu_op", "aten::_to_copy", 1, 100, 50, 12),    // tied with 11
+      ev("cpu_op", "aten::copy_", 1, 100, 40, 13),       // same start, shorter: no tie
+      ev("cpu_op", "aten::to", 2, 100, 50, 14),          // another thread: no tie
+      ev("user_annotation", "range", 1, 100, 50, 15),    // another category: no tie
+      ev("user_annotation", "a", 1, 300, 10, 16),        // tied with 17
+      ev("user_annotation", "b", 1, 300, 10, 17),
+      ev("cpu_op", "aten::mm", 1, 400, 5, 18),           // alone
+  };
+  for (int i = 0; i < 20; ++i) events.push_back(ev("cpu_op", "aten::add", 3, 1000 + 10 * i, 5, 100 + i));
+  auto kept = [](const RankTrace& t) {
+    std::set<std::pair<std::string, int64_t>> s;
+    for (const auto& x : t.tied_external_ids) {
+      EXPECT_EQ(t.tied_external_id(x.event), x.id);
+      s.emplace(t.name_of(x.event), x.id);
+    }
+    return s;
+  };
+  const std::set<std::pair<std::string, int64_t>> want = {{"aten::to", 11}, {"aten::_to_copy", 12}, {"a", 16}, {"b", 17}};
+  auto doc = [](const std::vector<std::string>& e) {
+    std::string s = R"({"traceEvents": [)";
+    for (size_t i = 0; i < e.size(); ++i) s += (i ? ",\n" : "") + e[i];
+    return s + "]}";
+  };
+  std::vector<std::string> reversed(events.rbegin(), events.rend());
+  std::vector<std::string> rotated = events;
+  std::rotate(rotated.begin(), rotated.begin() + 1, rotated.end());  // aten::_to_copy before aten::to
+  for (const auto* order : {&events, &reversed, &rotated}) {
+    const std::string text = doc(*order);
+    for (size_t chunk : {size_t{64}, size_t{1} << 20}) {
+      const RankTrace t = scan(text, chunk);
+      EXPECT_EQ(kept(t), want) << chunk;
+      EXPECT_TRUE(std::is_sorted(t.tied_external_ids.begin(), t.tied_external_ids.end(),
+                                 [](const TiedExternalId& a, const TiedExternalId& b) { return a.event < b.event; }));
+      // The enclosing one of a tie: the smaller External id, whatever the names or the file say.
+      uint32_t to = UINT32_MAX, copy = UINT32_MAX;
+      for (uint32_t i = 0; i < t.size(); ++i) {
+        if (t.name_of(i) == "aten::to" && t.tid[i] == 1) to = i;
+        if (t.name_of(i) == "aten::_to_copy") copy = i;
+      }
+      ASSERT_NE(to, UINT32_MAX);
+      ASSERT_NE(copy, UINT32_MAX);
+      EXPECT_TRUE(t.encloses_tied(to, copy));
+      EXPECT_FALSE(t.encloses_tied(copy, to));
+    }
+    // Read in place, in two halves by two scanners (the second one's ids renumbered).
+    const auto p = std::filesystem::temp_directory_path() / "sextant_review_1206_tied.json";
+    std::ofstream(p.string(), std::ios::binary) << text;
+    ScanOptions o;
+    o.threads = 2;
+    o.split_min_bytes = 1;
+    auto src = open_byte_source(p.string(), int64_t{1} << 30, false);
+    RankTrace t;
+    scan_trace(*src, p.string(), t, o);
+    EXPECT_EQ(kept(t), want);
+    std::filesystem::remove(p);
   }
 }

@@ -27,7 +27,10 @@ void run_comm_comp_overlap(const AnalysisContext& ctx, Result& r) {
     const int64_t comm_len = comm.total;
     double pct = std::nan("");
     if (comm_len > 0) {
-      pct = stats::round_to(100.0 * static_cast<double>(comm.covered) / static_cast<double>(comm_len), 2);
+      // Rounded (2 decimals) only under --compat hta, HTA's convention; full precision otherwise
+      // (review of 2026-12-06).
+      pct = 100.0 * static_cast<double>(comm.covered) / static_cast<double>(comm_len);
+      if (ctx.opt.hta) pct = stats::round_to(pct, 2);
     } else {
       ctx.diagnostics.add("no communication kernels: overlap undefined (NaN, as in HTA)", "info",
                           "rank " + std::to_string(f.rank()));

@@ -81,9 +81,13 @@ void run_kernel_breakdown(const AnalysisContext& ctx, Result& r) {
   bt.add_str("kernel_type");
   bt.add_f64("sum");
   bt.add_f64("percentage");
-  for (const auto& [label, d] : type_rows)
-    bt.add_row({label, static_cast<double>(d) * tick_us,
-                total > 0 ? stats::round_to(100.0 * static_cast<double>(d) / static_cast<double>(total), 1) : 0.0});
+  // The share is rounded to 1 decimal only under --compat hta (HTA's CSV convention): a 10 us
+  // entry had read 0.0 percent in the Sextant rules' JSON and CSV (review of 2026-12-06).
+  for (const auto& [label, d] : type_rows) {
+    double share = total > 0 ? 100.0 * static_cast<double>(d) / static_cast<double>(total) : 0.0;
+    if (ctx.opt.hta) share = stats::round_to(share, 1);
+    bt.add_row({label, static_cast<double>(d) * tick_us, share});
+  }
 
   // (2) per rank and type.
   struct Row {

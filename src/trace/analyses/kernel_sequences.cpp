@@ -44,8 +44,12 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
     };
     // Operators by thread, in start order (longer first on equal starts: the parent first).
     // A stable counting sort by thread (threads ranked by key), then each thread's operators
-    // by start, longer first, then file order: in the file they are nearly always in that order
-    // already (the sort is then skipped), and the comparisons no longer load the thread.
+    // by start, longer first: in the file they are nearly always in that order already (the sort
+    // is then skipped), and the comparisons no longer load the thread. Two operators that start
+    // and end together (aten::to and its aten::_to_copy) by External id, the caller (recorded
+    // first) as the parent, then by name (RankTrace::encloses_tied); the file's order had decided
+    // before the review of 2026-12-06, so that the sampled DLRM trace shuffled or reversed
+    // counted 30 to 34 instances of the top sequence's operator.
     std::vector<uint32_t> ops;
     {
       std::vector<int64_t> keys;  // distinct threads of the operators, ascending
@@ -88,7 +92,9 @@ void run_kernel_sequences(const AnalysisContext& ctx, Result& r) {
       const auto by_start = [&](uint32_t a, uint32_t b) {
         if (tr.ts_ns[a] != tr.ts_ns[b]) return tr.ts_ns[a] < tr.ts_ns[b];
         if (tr.dur_ns[a] != tr.dur_ns[b]) return tr.dur_ns[a] > tr.dur_ns[b];
-        return a < b;
+        if (tr.encloses_tied(a, b)) return true;
+        if (tr.encloses_tied(b, a)) return false;
+        return a < b;  // same name and no External ids to tell: either order gives the same rows
       };
       for (size_t k = 0; k + 1 < at.size(); ++k) {
         const auto lo = ops.begin() + at[k], hi = ops.begin() + at[k + 1];

@@ -52,7 +52,13 @@ void run_temporal_breakdown(const AnalysisContext& ctx, Result& r) {
     int64_t compute = union_length(merge_gpu_intervals(f, gpu_of_kind(KernelKind::Computation)));
     int64_t non_compute = kernel_time - compute - idle;
     double kt = static_cast<double>(kernel_time);
-    auto pct = [&](int64_t x) { return kt > 0 ? stats::round_to(100.0 * static_cast<double>(x) / kt, 2) : 0.0; };
+    // Rounded to 2 decimals only under --compat hta (HTA's CSV convention); the Sextant rules keep
+    // full precision, as every other fraction (they had been rounded in both; review of 2026-12-06).
+    auto pct = [&](int64_t x) {
+      if (kt <= 0) return 0.0;
+      const double p = 100.0 * static_cast<double>(x) / kt;
+      return ctx.opt.hta ? stats::round_to(p, 2) : p;
+    };
     t.add_row({f.rank(), f.us(idle), f.us(compute), f.us(non_compute), f.us(kernel_time), pct(idle), pct(compute),
                pct(non_compute)});
   }

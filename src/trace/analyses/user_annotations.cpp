@@ -122,7 +122,9 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
       items.push_back(Item{tr.ts_ns[ri], thread_rank(thread_of(ri)) | kLaunch, k});
     }
     // Ties in the order the items were pushed (ids ascend within a kind): a stable sort's order,
-    // without its buffer of every item.
+    // without its buffer of every item. Two annotations that start and end together go by
+    // External id (the one recorded first encloses the other), then by name, not by their place
+    // in the file, which decided the innermost one before the review of 2026-12-06.
     std::sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
       const uint32_t ta = a.thread_kind & ~kLaunch, tb = b.thread_kind & ~kLaunch;
       if (ta != tb) return ta < tb;
@@ -131,6 +133,10 @@ void run_user_annotations(const AnalysisContext& ctx, Result& r) {
       if (ka != kb) return ka < kb;
       const int64_t ea = end_of(a), eb = end_of(b);
       if (ea != eb) return ea > eb;
+      if (!ka) {
+        if (tr.encloses_tied(a.id, b.id)) return true;
+        if (tr.encloses_tied(b.id, a.id)) return false;
+      }
       return a.id < b.id;
     });
     // The open annotations of the thread, each with its name's accumulator (looked up once, at its

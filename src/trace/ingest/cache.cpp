@@ -162,6 +162,7 @@ std::string serialize_rank(const RankTrace& t) {
   w.vec(t.memory);
   w.vec(t.transfers);
   w.vec(t.stream_waits);
+  w.vec(t.tied_external_ids);
   w.pod<uint64_t>(t.op_shapes.size());
   for (const auto& s : t.op_shapes) {
     w.pod(s.event);
@@ -266,6 +267,10 @@ RankTrace deserialize_rank(const std::string& bytes, const std::string& what) {
   r.vec(t.stream_waits);
   for (const auto& x : t.stream_waits)
     if (x.event >= n) r.fail();
+  r.vec(t.tied_external_ids);
+  for (size_t i = 0; i < t.tied_external_ids.size(); ++i)
+    if (t.tied_external_ids[i].event >= n || (i > 0 && t.tied_external_ids[i].event <= t.tied_external_ids[i - 1].event))
+      r.fail();
   auto nsh = r.pod<uint64_t>();
   for (uint64_t i = 0; i < nsh; ++i) {
     const auto event = r.pod<uint32_t>();

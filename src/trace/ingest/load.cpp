@@ -103,16 +103,34 @@ std::vector<std::string> expand_trace_paths(const std::vector<std::string>& inpu
   for (const auto& in : inputs) {
     std::error_code ec;
     if (fs::is_directory(in, ec)) {
-      std::vector<std::string> files;
+      std::vector<std::string> files, subdirs;
       for (const auto& de : fs::directory_iterator(in)) {
+        std::error_code dec;
+        if (de.is_directory(dec)) {
+          subdirs.push_back(de.path().filename().string());
+          continue;
+        }
         if (!de.is_regular_file()) continue;
         std::string n = de.path().filename().string();
         if (looks_like_trace(n)) files.push_back(de.path().string());
       }
       std::sort(files.begin(), files.end());
-      if (files.empty())
-        throw Error(SourceLocation{in, 0, 0, ""}, "directory holds no trace files",
-                    "expected *.json or *.json.gz files (one per rank)");
+      if (files.empty()) {
+        // The folder is not searched recursively; a job folder with one subfolder per node had
+        // been refused without saying why its traces were not found: the subfolders are named
+        // (review of 2026-12-06).
+        std::string hint = "expected *.json or *.json.gz files (one per rank)";
+        if (!subdirs.empty()) {
+          std::sort(subdirs.begin(), subdirs.end());
+          constexpr size_t kNamed = 8;
+          std::string names;
+          for (size_t i = 0; i < subdirs.size() && i < kNamed; ++i) names += (i ? ", " : "") + subdirs[i];
+          if (subdirs.size() > kNamed) names += ", and " + std::to_string(subdirs.size() - kNamed) + " more";
+          hint += "; " + std::to_string(subdirs.size()) + (subdirs.size() == 1 ? " subdirectory" : " subdirectories") +
+                  " not searched (directories are not read recursively): " + names + "; pass them as arguments";
+        }
+        throw Error(SourceLocation{in, 0, 0, ""}, "directory holds no trace files", hint);
+      }
       for (const auto& f : files) add(f);
     } else if (fs::exists(in, ec)) {
       add(in);

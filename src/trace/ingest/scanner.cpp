@@ -1298,6 +1298,10 @@ class Scanner {
       x.event += first;
       t.stream_waits.push_back(x);
     }
+    for (auto x : p.tied_external_ids) {
+      x.event += first;
+      t.tied_external_ids.push_back(x);
+    }
     std::vector<uint32_t> shape_id(p.shape_strings.size());
     for (uint32_t id = 0; id < p.shape_strings.size(); ++id)
       shape_id[id] = t.shape_strings.intern(p.shape_strings.str(id));
@@ -1845,6 +1849,9 @@ class Scanner {
     t.tid.push_back(id(ev.tid, ev.tid_is_text, ev.tid_text, last_tid_));
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
+    // Every operator's External id for now: scan_trace keeps those of tied operators only.
+    if ((c == Category::CpuOp || c == Category::UserAnnotation) && ev.external_id != -1)
+      t.tied_external_ids.push_back(TiedExternalId{idx, 0, ev.external_id});
     if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferArgs{idx, 0, ev.bytes, ev.bandwidth_gbps});
     if (c == Category::CudaSync && ev.wait_stream >= 0 && ev.wait_record_corr >= 0 && ev.stream >= 0 && ev.name == "Stream Wait Event")
       t.stream_waits.push_back(StreamWait{idx, 0, ev.wait_stream, ev.wait_record_corr});
@@ -1940,11 +1947,84 @@ bool valid_utf8(std::string_view s) {
   }
   return true;
 }
+// Prunes out.tied_external_ids (every cpu_op's and user_annotation's External id, in event order,
+// as the scanner pushed them) to the events that have the same category, pid, tid, ts and dur as
+// another such event: the ties whose nesting the times cannot tell (RankTrace::tied_external_ids).
+// Linear when each thread's operators come by start, longer first (nearly every file: the ties
+// are then neighbours in the thread's order); otherwise one sort of the operators' positions.
+void keep_tied_external_ids(RankTrace& out) {
+  std::vector<TiedExternalId>& ids = out.tied_external_ids;
+  if (ids.empty()) return;
+  // The tied events, flagged by their position in ids.
+  std::vector<char> tied(ids.size(), 0);
+  auto same = [&out](uint32_t a, uint32_t b) {
+    return out.ts_ns[a] == out.ts_ns[b] && out.dur_ns[a] == out.dur_ns[b];
+  };
+  auto before = [&out](uint32_t a, uint32_t b) {  // by start, longer first
+    return out.ts_ns[a] != out.ts_ns[b] ? out.ts_ns[a] < out.ts_ns[b] : out.dur_ns[a] > out.dur_ns[b];
+  };
+  struct Thread {
+    int32_t pid, tid;
+    Category cat;
+    size_t last;  // position in ids of the thread's latest event
+  };
+  const auto thread_less = [](const Thread& a, const Thread& b) {
+    return a.pid != b.pid ? a.pid < b.pid : a.tid != b.tid ? a.tid < b.tid : a.cat < b.cat;
+  };
+  std::vector<Thread> threads;  // sorted by (pid, tid, cat); the last one found is tried first
+  size_t hit = 0;
+  bool in_order = true;
+  for (size_t k = 0; k < ids.size() && in_order; ++k) {
+    const uint32_t e = ids[k].event;
+    const Thread probe{out.pid[e], out.tid[e], out.cat[e], k};
+    auto is = [&](const Thread& t) { return t.pid == probe.pid && t.tid == probe.tid && t.cat == probe.cat; };
+    if (hit >= threads.size() || !is(threads[hit])) {
+      const auto at = std::lower_bound(threads.begin(), threads.end(), probe, thread_less);
+      hit = static_cast<size_t>(at - threads.begin());
+      if (at == threads.end() || !is(*at)) {
+        threads.insert(at, probe);
+        continue;
+      }
+    }
+    const size_t prev = threads[hit].last;
+    const uint32_t p = ids[prev].event;
+    if (before(e, p)) in_order = false;
+    else if (same(e, p)) tied[prev] = tied[k] = 1;
+    threads[hit].last = k;
+  }
+  if (!in_order) {
+    std::fill(tied.begin(), tied.end(), 0);
+    std::vector<uint32_t> pos(ids.size());
+    for (uint32_t k = 0; k < pos.size(); ++k) pos[k] = k;
+    std::sort(pos.begin(), pos.end(), [&](uint32_t x, uint32_t y) {
+      const uint32_t a = ids[x].event, b = ids[y].event;
+      if (out.pid[a] != out.pid[b]) return out.pid[a] < out.pid[b];
+      if (out.tid[a] != out.tid[b]) return out.tid[a] < out.tid[b];
+      if (out.cat[a] != out.cat[b]) return out.cat[a] < out.cat[b];
+      if (before(a, b) || before(b, a)) return before(a, b);
+      return x < y;
+    });
+    for (size_t i = 1; i < pos.size(); ++i) {
+      const uint32_t a = ids[pos[i - 1]].event, b = ids[pos[i]].event;
+      if (out.pid[a] == out.pid[b] && out.tid[a] == out.tid[b] && out.cat[a] == out.cat[b] && same(a, b))
+        tied[pos[i - 1]] = tied[pos[i]] = 1;
+    }
+  }
+  std::vector<TiedExternalId> kept;
+  size_t n = 0;
+  for (char c : tied) n += static_cast<size_t>(c);
+  kept.reserve(n);
+  for (size_t k = 0; k < ids.size(); ++k)
+    if (tied[k]) kept.push_back(ids[k]);
+  ids = std::move(kept);  // the capacity reserved for every event goes with the old vector
+}
+
 }  // namespace
 
 void scan_trace(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt) {
   Scanner s(src, file, out, opt);
   s.run();
+  keep_tied_external_ids(out);
   // Event names that are not UTF-8 (a stray byte in a kernel name): counted, once per distinct
   // name, and kept as read (the outputs write the bad bytes as U+FFFD). They had passed without a
   // word (review of 2026-12-05).
