@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -416,12 +417,19 @@ static void check_own_plan(Scenario& s, const YamlMap& root);
 // The node of a dotted key below root, through mappings and, by index, lists
 // (parallel.stage_layers.3); undefined where the path leads nowhere. `through_list`: a list was
 // indexed on the way. Reads keys already read (raw marks them used).
-static YAML::Node node_at(const YamlMap& root, const std::string& dotted, bool* through_list = nullptr) {
+// An index may also be written as the error messages write it (hardware.accelerators[0].memory_gib).
+// `deepest`: the last node the path reached (the list entry of a field it lacks).
+static YAML::Node node_at(const YamlMap& root, const std::string& dotted_in, bool* through_list = nullptr, YAML::Node* deepest = nullptr) {
   if (through_list) *through_list = false;
+  std::string dotted;
+  for (const char c : dotted_in)
+    if (c == '[') dotted += '.';
+    else if (c != ']') dotted += c;
   const auto dot = dotted.find('.');
   const std::string head = dotted.substr(0, dot);
   if (!root.has(head)) return YAML::Node(YAML::NodeType::Undefined);
   YAML::Node n = root.raw(head);
+  if (deepest) deepest->reset(n);
   std::string rest = dot == std::string::npos ? std::string() : dotted.substr(dot + 1);
   while (!rest.empty()) {
     const auto d = rest.find('.');
@@ -438,6 +446,7 @@ static YAML::Node node_at(const YamlMap& root, const std::string& dotted, bool* 
                                                                        : YAML::Node(YAML::NodeType::Undefined);
     if (!child.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
     n.reset(child);
+    if (deepest) deepest->reset(n);
   }
   return n;
 }
@@ -451,11 +460,20 @@ static bool written_by_set(const YamlMap& root, const std::string& dotted) {
 // Where a dotted key is: an entry of a list (parallel.stage_layers.3) at its own line, or
 // "FILE (--set)" when an override wrote it (review of 2026-12-06: the list's line had been
 // named, without the index); any other key as root.locate finds it.
+// A field of a list's entry (hardware.accelerators[0].memory_gib) at its own line too, a sourced
+// value whose number an override wrote as "FILE (--set)", and a field the entry lacks at the
+// entry's line (review of 2026-12-06: an inline accelerator's memory_gib had been named as the
+// list, "key 'hardware.accelerators'" at the list's line, whether the file or a --set wrote it).
 static SourceLocation locate_key(const YamlMap& root, const std::string& dotted) {
   bool through_list = false;
-  const YAML::Node n = node_at(root, dotted, &through_list);
-  if (!through_list || !n.IsDefined()) return root.locate(dotted);
-  const YAML::Mark mk = n.Mark();
+  YAML::Node deepest(YAML::NodeType::Undefined);
+  const YAML::Node n = node_at(root, dotted, &through_list, &deepest);
+  const bool indexed = through_list || dotted.find('[') != std::string::npos;
+  if (!indexed) return root.locate(dotted);
+  const YAML::Node at = n.IsDefined() ? n : deepest;
+  if (!at.IsDefined()) return root.locate(dotted);
+  YAML::Mark mk = at.Mark();
+  if (n.IsDefined() && n.IsMap() && n["value"].IsDefined() && n["value"].Mark().line < 0) mk = n["value"].Mark();
   if (mk.line < 0) return SourceLocation{root.file() + " (--set)", 0, 0, root.key_path(dotted)};
   return SourceLocation{root.file(), mk.line + 1, mk.column + 1, root.key_path(dotted)};
 }
@@ -500,9 +518,11 @@ static Scenario parse_root_keys(const YamlMap& root, const Catalog& cat, bool fo
   std::set<std::string> acc_ids, net_ids;  // inline hardware ids
   if (auto hw = root.opt_map("hardware")) {
     // An id given twice in one list is an error (it had silently taken the last; docs/catalog.md).
+    int index = 0;
     for (auto& a : hw->map_list("accelerators")) {
       Accelerator x = parse_accelerator(a, {});
       if (!acc_ids.insert(x.id).second) a.fail("id", "accelerator '" + x.id + "' is given twice in hardware.accelerators");
+      s.inline_accelerator_keys[x.id] = "hardware.accelerators[" + std::to_string(index++) + "]";
       // An inline entry with a catalog id would replace the catalog's silently, and the result
       // would carry the catalog part's name and validated figures (review of 2026-12-04).
       if (cat.has_accelerator(x.id))
@@ -883,8 +903,29 @@ static void check_stage_layers(const std::vector<int>& stage_layers, int64_t nst
     w.key = "parallel.stage_layers." + std::to_string(k);
     throw Error(w, msg, hint);
   };
-  if (static_cast<int64_t>(stage_layers.size()) != nstages)
-    fail("has " + std::to_string(stage_layers.size()) + " entries, expected pp*vpp = " + std::to_string(nstages));
+  // What would be valid, with the error (review of 2026-12-06: only the count and the target had
+  // been given): the entries needed, the difference to mend, and the even split of the layers.
+  auto even_split = [&] {
+    if (nstages <= 0 || layers < nstages) return std::string();
+    const int64_t each = layers / nstages, more = layers % nstages;
+    // The even rule lays out exactly this: leaving the list out is then a remedy too.
+    if (more == 0)
+      return "the even split is " + std::to_string(each) + " layers in each of the " + std::to_string(nstages) +
+             " entries, which leaving stage_layers out gives (stage_rule even)";
+    return "a near-even split is " + std::to_string(each + 1) + " layers in the first " + std::to_string(more) + " entries and " +
+           std::to_string(each) + " in the other " + std::to_string(nstages - more);
+  };
+  auto with_split = [&](const std::string& h) {
+    const std::string split = even_split();
+    return h + (split.empty() ? std::string() : "; " + split);
+  };
+  if (static_cast<int64_t>(stage_layers.size()) != nstages) {
+    const int64_t have = static_cast<int64_t>(stage_layers.size());
+    fail("has " + std::to_string(have) + " entries, expected pp*vpp = " + std::to_string(nstages),
+         with_split("one layer count per virtual stage: " + std::to_string(nstages) + " entries (" +
+                    (have < nstages ? std::to_string(nstages - have) + " more" : std::to_string(have - nstages) + " fewer") +
+                    ") summing to the model's " + std::to_string(layers) + " layers"));
+  }
   for (size_t k = 0; k < stage_layers.size(); ++k) {
     const int l = stage_layers[k];
     if (l < 0) fail_entry(k, "a stage cannot have a negative layer count, got " + std::to_string(l));
@@ -896,7 +937,10 @@ static void check_stage_layers(const std::vector<int>& stage_layers, int64_t nst
                  "only the first and the last virtual stage may hold no transformer layer (the embedding or the loss head alone)");
   }
   const int64_t sum = std::accumulate(stage_layers.begin(), stage_layers.end(), int64_t{0});
-  if (sum != layers) fail("sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(layers));
+  if (sum != layers)
+    fail("sums to " + std::to_string(sum) + " layers, the model has " + std::to_string(layers),
+         with_split((sum < layers ? "add " + std::to_string(layers - sum) : "remove " + std::to_string(sum - layers)) +
+                    " layers across the " + std::to_string(nstages) + " entries so that they sum to " + std::to_string(layers)));
 }
 
 void check_plan(const Scenario& s, const SourceLocation& where_in) {
@@ -911,10 +955,22 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // In 128 bits: four degrees of up to 2^31 each wrapped 64 bits, and a product of 2^64 + 26 had
   // passed as 26 GPUs (2026-12-03 review).
   const int128 prod = static_cast<int128>(p.tp) * p.pp * p.dp * p.cp;
-  if (prod != s.num_gpus)
+  if (prod != s.num_gpus) {
+    // With the dp that fits and the num_gpus that matches (review of 2026-12-06: the hint had
+    // named neither).
+    const int128 inner = static_cast<int128>(p.tp) * p.pp * p.cp;
+    std::string hint = "the product of the parallel degrees must equal the GPU count: ";
+    if (inner > 0 && inner <= s.num_gpus && s.num_gpus % inner == 0)
+      hint += "parallel.dp = " + int128_text(s.num_gpus / inner) + " = num_gpus / (tp*pp*cp) = " + std::to_string(s.num_gpus) + " / " +
+              int128_text(inner) + ", or leave dp out to derive it";
+    else
+      hint += "no dp fits (num_gpus " + std::to_string(s.num_gpus) + (inner > s.num_gpus ? " is below" : " is not divisible by") +
+              " tp*pp*cp = " + int128_text(inner) + ")";
+    if (prod > 0 && prod <= std::numeric_limits<int32_t>::max()) hint += "; or num_gpus = " + int128_text(prod) + " for this plan";
     fail("dp", "tp*pp*dp*cp = " + std::to_string(p.tp) + "*" + std::to_string(p.pp) + "*" + std::to_string(p.dp) + "*" +
                    std::to_string(p.cp) + " = " + int128_text(prod) + " but num_gpus = " + std::to_string(s.num_gpus),
-         "the product of the parallel degrees must equal the GPU count");
+         hint);
+  }
   // Each divisibility error lists the valid values (some listed none, 2026-12-05 review), of them
   // only those that also divide the GPUs left by pp*cp, as the cp and ep hints do (tp 8 had been
   // offered on 4 GPUs and then refused as tp*pp*cp > num_gpus; review of 2026-12-06).
@@ -967,7 +1023,9 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // A model without experts first: ep on it is the fault, whatever sequence parallelism (a dense
   // model at tp 8 with ep 2 and SP off had been told to turn SP on, and then that it has no
   // experts; 2026-12-06 review).
-  if (p.ep > 1 && !m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
+  // With the value that is valid (review of 2026-12-06: no hint had been given).
+  const std::string ep_dense_hint = "parallel.ep: 1, or leave it out: expert parallelism splits an MoE model's experts";
+  if (p.ep > 1 && !m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts", ep_dense_hint);
   if (p.ep > 1 && p.tp > 1 && !p.sequence_parallel)
     fail("sequence_parallel", "expert parallelism with tp > 1 needs sequence parallelism (Megatron-Core: \"When using expert "
                               "parallelism and tensor parallelism, sequence parallelism must be used\")",
@@ -1045,7 +1103,7 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     }
   }
   if (p.ep > 1) {
-    if (!m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts");
+    if (!m.moe) fail("ep", "ep = " + std::to_string(p.ep) + " but model '" + m.id + "' has no experts", ep_dense_hint);
     const int128 expert_domain = static_cast<int128>(p.dp) * p.tp * p.cp / p.etp;
     if (expert_domain % p.ep != 0)
       fail("ep", "ep = " + std::to_string(p.ep) + " must divide dp*tp*cp/etp = " + int128_text(expert_domain),
@@ -1077,10 +1135,30 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
                 "an expert's capacity (factor x tokens x topk / experts) can hold at most every token: a factor of at most experts / topk (0: dropless)");
   }
   const int64_t mb_dp = static_cast<int64_t>(s.train.micro_batch) * p.dp;
-  if (s.train.global_batch % mb_dp != 0)
+  if (s.train.global_batch % mb_dp != 0) {
+    // The nearest valid batches (review of 2026-12-06: none had been offered), of them those the
+    // schedule's checks below take too: interleaved-1f1b wants a multiple of pp micro-batches,
+    // dualpipev at least 2 pp.
+    const bool interleaved = p.schedule == "interleaved-1f1b" && p.pp > 1;
+    const int128 step = static_cast<int128>(mb_dp) * (interleaved ? p.pp : 1);
+    const int128 least = p.schedule == "dualpipev" && p.pp > 1 ? static_cast<int128>(mb_dp) * 2 * p.pp : step;
+    const int128 down = s.train.global_batch / step * step;
+    const int128 up = std::max(down + step, (least + step - 1) / step * step);
+    std::string near;
+    if (down >= least) near = int128_text(down);
+    if (up <= std::numeric_limits<int64_t>::max()) near += (near.empty() ? "" : " or ") + int128_text(up);
+    std::string hint = "each data-parallel replica needs a whole number of micro-batches";
+    if (interleaved)
+      hint += ", and interleaved-1f1b (vpp " + std::to_string(p.vpp) + ") a multiple of pp = " + std::to_string(p.pp) +
+              " of them: training.global_batch a multiple of pp x micro_batch x dp = " + int128_text(step);
+    else
+      hint += ": training.global_batch a multiple of micro_batch x dp = " + std::to_string(mb_dp);
+    if (least > step) hint += " of at least " + int128_text(least) + " (dualpipev: 2 pp micro-batches)";
+    if (!near.empty()) hint += ", the nearest " + near;
     fail_at("training.global_batch", "global_batch " + std::to_string(s.train.global_batch) + " is not divisible by micro_batch*dp = " +
                    std::to_string(s.train.micro_batch) + "*" + std::to_string(p.dp),
-         "each data-parallel replica needs a whole number of micro-batches");
+         hint);
+  }
   // Checked first, in 64 bits (pp 65536 x vpp 65536 wrapped to 0 before 2026-12-03): a stage
   // without layers cannot be mended by stage_layers or a stage rule.
   // Stated sizes may leave the first and the last virtual stage empty (the embedding or the loss
@@ -1246,19 +1324,27 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   }
   // An accelerator written in the scenario (hardware.accelerators) is pointed at there, with its
   // field; a catalog one by the scenario's accelerator key.
-  const bool inline_accel = !s.accelerator.file.empty() && s.accelerator.file == where_in.file;
-  const SourceLocation accel_loc{where_in.file, 0, 0, inline_accel ? "hardware.accelerators" : "accelerator"};
+  // (the scenario's own file too: where_in names "FILE (--set)" when an override wrote parallel:)
+  const bool inline_accel = !s.accelerator.file.empty() && (s.accelerator.file == where_in.file || s.accelerator.file == s.file);
+  // The field itself, in its entry (hardware.accelerators[0].memory_gib): the list had been named,
+  // at the list's line (review of 2026-12-06).
+  const auto inline_key = s.inline_accelerator_keys.find(s.accelerator.id);
+  auto accel_loc_of = [&](const std::string& field) {
+    if (!inline_accel) return SourceLocation{where_in.file, 0, 0, "accelerator"};
+    if (inline_key == s.inline_accelerator_keys.end()) return SourceLocation{where_in.file, 0, 0, "hardware.accelerators"};
+    return SourceLocation{where_in.file, 0, 0, inline_key->second + "." + field};
+  };
   // An entry defined in another file (accelerator: acc.yaml, or a catalog folder's) names that
   // file, where the field is missing (2026-12-05 review: only the scenario was named).
   const std::string accel_from = !inline_accel && !s.accelerator.file.empty() ? " (defined in " + s.accelerator.file + ")" : "";
   if (!(s.accelerator.memory_bandwidth_bytes_per_s.value > 0) || !std::isfinite(s.accelerator.memory_bandwidth_bytes_per_s.value))
-    throw Error(accel_loc,
+    throw Error(accel_loc_of("memory_bandwidth_gb_per_s"),
                 "accelerator '" + s.accelerator.id + "'" + accel_from + " has no memory bandwidth: every memory-bound op would take forever",
                 "a calibrated entry gets it from the memory_bandwidth suite (sextant bench --suite memory_bandwidth, then "
                 "calibrate), or give memory_bandwidth_gb_per_s");
   // (an unknown capacity was read as 0 GiB: "does not fit: needs 21.5 GiB per GPU of 0 GiB")
   if (!s.accelerator.memory_bytes.known || !(s.accelerator.memory_bytes.value > 0))
-    throw Error(accel_loc,
+    throw Error(accel_loc_of("memory_gib"),
                 "accelerator '" + s.accelerator.id + "'" + accel_from + " has no known memory capacity: the memory fit of a training step cannot be checked",
                 "give the accelerator's memory_gib");
   if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "mxfp8" && !s.accelerator.has_peak(DType::FP4))

@@ -5,6 +5,7 @@
 // uses), immutable after load, and checked: impossible plans are Errors with the reason.
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -184,6 +185,10 @@ struct Scenario {
   // Inline hardware entries nothing refers to ("accelerator my-gpu"): said in a note, as a user who
   // forgot `accelerator: my-gpu` would otherwise run on the catalog's part without a word.
   std::vector<std::string> unused_inline_hardware;
+  // Where each inline accelerator is written: id -> its entry's key ("hardware.accelerators[0]"),
+  // so that a check of its figures after parsing names the field at its own line (review of
+  // 2026-12-06: the list's line had been named, "key 'hardware.accelerators'").
+  std::map<std::string, std::string> inline_accelerator_keys;
   std::string name;
   std::string framework;  // catalog framework id ("" = none named: the plan's own defaults)
   ModelConfig model;

@@ -517,6 +517,49 @@ class BadInputs(unittest.TestCase):
                     continue
                 self.assert_fails(["estimate", p], [p], what)
 
+    def test_estimate_plan_errors_offer_the_valid_values(self):
+        """docs/scenario.md: an impossible plan's error names the valid choices (review of
+        2026-12-06: these named only the fault)."""
+        cases = [
+            # dp that fits the 1,024 GPUs over tp*pp*cp = 32, or the GPUs this plan has
+            (["--set", "parallel.dp=16"], "parallel.dp", ["tp*pp*dp*cp = 8*4*16*1 = 512", "parallel.dp = 32", "num_gpus = 512"]),
+            (["--set", "parallel.ep=2"], "parallel.ep", ["has no experts", "parallel.ep: 1"]),
+            # multiples of 32 that interleaved-1f1b over pp 4 also takes (992 is 31 micro-batches)
+            (["--set", "training.global_batch=1000"], "training.global_batch",
+             ["not divisible by micro_batch*dp = 1*32", "multiple of pp x micro_batch x dp = 128", "the nearest 896 or 1024"]),
+            (["--set", "parallel.stage_layers=[27,27,26]"], "parallel.stage_layers",
+             ["has 3 entries, expected pp*vpp = 20", "20 entries (17 more)", "4 layers in each of the 20 entries, which leaving stage_layers out gives"]),
+            (["--set", "parallel.stage_layers=[" + ",".join(["4"] * 16 + ["3"] * 4) + "]"], "parallel.stage_layers",
+             ["sums to 76 layers, the model has 80", "add 4 layers", "4 layers in each of the 20 entries"]),
+        ]
+        for sets, key, what in cases:
+            with self.subTest(sets[1]):
+                self.assert_fails(["estimate", SCENARIO, *sets], [f"{SCENARIO} (--set): key '{key}'"], what)
+
+    def test_estimate_inline_accelerator_field_is_named_at_its_line(self):
+        """An inline accelerator's unknown memory_gib at its own line and key, and at FILE (--set)
+        where an override wrote it (review of 2026-12-06: "key 'hardware.accelerators'" at the
+        list's line, whoever wrote it)."""
+        acc = ("hardware:\n  accelerators:\n    - id: xpu-1\n      name: XPU\n      vendor: nvidia\n      kind: gpu\n"
+               "      peak_tflops:\n        bf16: {value: 989.4, estimated: x}\n"
+               "      memory_gib: unknown\n"
+               "      memory_bandwidth_gb_per_s: {value: 3350, estimated: x}\n")
+        base = self.scenario_text().replace("system: dgx-h100\n", "system: dgx-h100\naccelerator: xpu-1\n" + acc)
+        lines = base.splitlines()
+        line = next(i for i, t in enumerate(lines, 1) if "memory_gib" in t)
+        p = self.write("inline-unknown-memory.yaml", base)
+        self.assert_fails(["estimate", p], [f"{p}:{line}:19: key 'hardware.accelerators[0].memory_gib'"], ["no known memory capacity"])
+        known = self.write("inline-known-memory.yaml", base.replace("memory_gib: unknown", "memory_gib: {value: 80, estimated: x}"))
+        self.assert_fails(["estimate", known, "--set", "hardware.accelerators.0.memory_gib=unknown"],
+                          [f"{known} (--set): key 'hardware.accelerators[0].memory_gib'"], ["no known memory capacity"])
+        self.assert_fails(["estimate", known, "--set", "hardware.accelerators.0.memory_bandwidth_gb_per_s=unknown"],
+                          [f"{known} (--set): key 'hardware.accelerators[0].memory_bandwidth_gb_per_s'"], ["no memory bandwidth"])
+        # A field the entry lacks: at the entry's line, with the field's key.
+        entry = next(i for i, t in enumerate(lines, 1) if "- id: xpu-1" in t)
+        missing = self.write("inline-missing-memory.yaml", base.replace("      memory_gib: unknown\n", ""))
+        self.assert_fails(["estimate", missing], [f"{missing}:{entry}:7: key 'hardware.accelerators[0].memory_gib'"],
+                          ["no known memory capacity"])
+
     def test_estimate_unreadable_and_directory(self):
         self.assert_fails(["estimate", "/proc/self/mem"], ["/proc/self/mem"], ["read error"])
         d = os.path.join(self.tmp, "a-dir.yaml")
