@@ -22,6 +22,9 @@ struct GoodputArgs {
   bool no_search = false, list_presets = false;
   std::string fit_csv, fit_out;
   double fit_nodes = 0, fit_days = 0;
+  // Whether --fit-nodes and --fit-days were given (their option's count): 0 is a value someone can
+  // give, to be refused as out of range, not a sign of a missing option (2026-12-06 review).
+  bool fit_nodes_given = false, fit_days_given = false;
   std::vector<std::string> sets;
   OutputOptions out;
 };
@@ -61,11 +64,13 @@ Result list_presets() {
 Result fit(const GoodputArgs& a) {
   // A value given but not positive is named as such ("--fit needs --fit-nodes" read oddly with
   // --fit-nodes -5 on the line, 2026-12-03 review).
-  if (a.fit_nodes == 0 && a.fit_days == 0)
+  if (!a.fit_nodes_given && !a.fit_days_given)
     throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "--fit needs --fit-nodes N and --fit-days D (the observation)");
-  // One left out is said to be missing (it read "got 0", a value nobody gave).
-  if (a.fit_nodes == 0) throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "--fit needs --fit-nodes N, the nodes observed");
-  if (a.fit_days == 0) throw Error(SourceLocation{"--fit", 0, 0, "--fit-days"}, "--fit needs --fit-days D, the days observed");
+  // One left out is said to be missing (it read "got 0", a value nobody gave). Missing is told by
+  // the option's count: a given 0 had been taken for a missing option ("--fit needs --fit-days D"
+  // with --fit-days 0 on the line) where -2 was named out of range (2026-12-06 review).
+  if (!a.fit_nodes_given) throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "--fit needs --fit-nodes N, the nodes observed");
+  if (!a.fit_days_given) throw Error(SourceLocation{"--fit", 0, 0, "--fit-days"}, "--fit needs --fit-days D, the days observed");
   if (!(a.fit_nodes > 0)) throw Error(SourceLocation{"--fit", 0, 0, "--fit-nodes"}, "must be a number of nodes > 0, got " + format_double(a.fit_nodes));
   if (!(a.fit_days > 0)) throw Error(SourceLocation{"--fit", 0, 0, "--fit-days"}, "must be a number of days > 0, got " + format_double(a.fit_days));
   // The preset written holds observed.nodes, which the preset loader reads as a whole number: a
@@ -152,8 +157,8 @@ void add_goodput_command(CLI::App& app) {
   auto* o_list = cmd->add_flag("--list-presets", args->list_presets, "List the bundled failure presets and exit");
   auto* o_fit = cmd->add_option("--fit", args->fit_csv, "Fit failure processes from a CSV of incidents (time_h,category[,component][,node_lost])");
   // Without --fit they did nothing and the run exited 0 (before 2026-12-03).
-  cmd->add_option("--fit-nodes", args->fit_nodes, "Nodes observed (with --fit)")->needs(o_fit);
-  cmd->add_option("--fit-days", args->fit_days, "Days observed (with --fit)")->needs(o_fit);
+  auto* o_fit_nodes = cmd->add_option("--fit-nodes", args->fit_nodes, "Nodes observed (with --fit)")->needs(o_fit);
+  auto* o_fit_days = cmd->add_option("--fit-days", args->fit_days, "Days observed (with --fit)")->needs(o_fit);
   cmd->add_option("--fit-out", args->fit_out, "Write the fitted processes as a preset YAML (with --fit)")->needs(o_fit);
   auto* o_set = one_value_per_use(cmd->add_option("--set", args->sets, "Override an input key: --set checkpoint.interval_minutes=30 (repeatable)"));
   // --list-presets and --fit read no input file and run no simulation: an input, a --set or a
@@ -163,12 +168,14 @@ void add_goodput_command(CLI::App& app) {
       mode->excludes(o);
   o_list->excludes(o_fit);
   add_output_options(*cmd, args->out);
-  cmd->callback([args, o_replicas, o_seed, o_target, o_search] {
+  cmd->callback([args, o_replicas, o_seed, o_target, o_search, o_fit_nodes, o_fit_days] {
     if (args->list_presets) {
       emit(list_presets(), args->out);
       return;
     }
     if (!args->fit_csv.empty()) {
+      args->fit_nodes_given = o_fit_nodes->count() > 0;
+      args->fit_days_given = o_fit_days->count() > 0;
       emit(fit(*args), args->out);
       return;
     }

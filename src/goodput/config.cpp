@@ -100,6 +100,24 @@ double GoodputConfig::graceful_cost_s() const {
   return wsum > 0 ? tsum / wsum : 0.0;
 }
 
+// Graceful preemptions arrive in wall time, while the job is down too. One while the job runs
+// starts a down period: its save S (a preemption during it lets it finish), then D' = downtime +
+// restart + restore + warm-up, which each preemption arriving in it starts again, as the engine
+// does. The time to a gap of D' between Poisson arrivals of rate lambda is (e^{lambda D'} - 1) /
+// lambda, so a cycle is a run of 1/lambda and a down period of S + (e^{lambda D'} - 1) / lambda,
+// and the job runs 1 / (lambda S + e^{lambda D'}) of the wall time (exact for one process, the
+// rate-weighted D' for several). Until 2026-12-06 the closed forms took the first-order
+// 1 - lambda (S + D'): four preemptions a day with a 300 s save, 1,800 s of downtime and a 300 s
+// checkpoint every hour read 0.8333 against a simulated 0.8393 (now 0.8386), and 0.603 against
+// 0.656 (now 0.655) at 7,200 s of downtime (review).
+double GoodputConfig::graceful_keep_fraction() const {
+  const double rate = graceful_rate_per_s();
+  if (!(rate > 0)) return 1.0;
+  const double save = checkpoint.impl->schedule(checkpoint.env).final_save_s();
+  const double rest = std::max(0.0, graceful_cost_s() - save);
+  return 1.0 / (rate * save + std::exp(rate * rest));
+}
+
 double GoodputConfig::node_loss_rate_per_node_s() const {
   double r = 0;
   for (const auto& p : processes)
@@ -760,7 +778,7 @@ EventEstimate estimate_events_poisson(const GoodputConfig& c) {
   }
   const double losing = std::max(0.0, c.work_losing_rate_per_s() - no_rollback);
   const double mttf = rate > 0 ? 1.0 / rate : INFINITY, restart = c.mean_restart_s();
-  const double keep = 1.0 - c.graceful_rate_per_s() * c.graceful_cost_s();
+  const double keep = c.graceful_keep_fraction();
   // The job checkpoints at most once per its work (at its end): a longer interval is the work.
   const double tau = c.job.work_s > 0 ? std::min(c.checkpoint.interval_s, c.job.work_s) : c.checkpoint.interval_s;
   // The checkpoint's cost and the persist at risk, as the closed forms take them (goodput.cpp):
@@ -1356,7 +1374,17 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
               "a tiny scale (e.g. 1e-9) approximates a failure-free job; failures.remove drops single processes");
   }
   if (fm.has("remove")) {
-    for (const auto& name_rm : fm.str_list("remove")) {
+    const auto removed = fm.str_list("remove");
+    // A name given twice is said so, as two processes of one name are: the second had been looked
+    // up after the first removed it, and read "no failure process 'x' to remove" with a list of
+    // valid names that left out the one given (2026-12-06 review).
+    for (size_t i = 0; i < removed.size(); ++i)
+      for (size_t j = i + 1; j < removed.size(); ++j)
+        if (removed[i] == removed[j])
+          fm.fail("remove", "'" + removed[i] + "' is given twice in failures.remove (entries " + std::to_string(i + 1) + " and " +
+                                std::to_string(j + 1) + ")",
+                  "name each process to remove once");
+    for (const auto& name_rm : removed) {
       auto it = std::find_if(c.processes.begin(), c.processes.end(), [&](const FailureProcess& q) { return q.name == name_rm; });
       if (it == c.processes.end()) {
         std::vector<std::string> names;

@@ -155,6 +155,11 @@ struct GoodputConfig {
   double graceful_rate_per_s() const;
   // Rate-weighted mean cost of a graceful preemption: final save + downtime + restart + restore + warm-up.
   double graceful_cost_s() const;
+  // The share of the wall time graceful preemptions leave the job, at rate lambda_g in wall time
+  // each costing its save S, then D' (downtime + restart + restore + warm-up) that a preemption
+  // arriving in it starts again (one during the save lets it finish): 1 / (lambda_g S +
+  // e^{lambda_g D'}), the renewal form of Daly's e^{R/M}; 1 without graceful preemptions.
+  double graceful_keep_fraction() const;
   // Rate of node-losing failures per node (for spare sizing).
   double node_loss_rate_per_node_s() const;
   // Nodes a failure of p takes from the job: 0 when it loses none, else its domain's nodes (1

@@ -331,6 +331,28 @@ struct Sim {
     }
   }
 
+  // The progress of the newest periodic checkpoint at or before W on the current line (0, the
+  // job's start, before the first): where the checkpoint schedule stands.
+  double checkpoint_anchor(double W) const {
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+      const double k = std::floor((W - it->W0) / it->tau + 1e-9);
+      if (k >= 1) return it->W0 + std::min(k, double(it->jb)) * it->tau;
+    }
+    return 0.0;
+  }
+
+  // The compute left before the next checkpoint for a job resuming at progress W: the distance to
+  // the schedule's next point, a multiple of the interval after its anchor (a full interval on
+  // such a point: the save there was taken, or the state saved there stands in for it). Without
+  // an elastic retake (which saves at once, off the multiples) the points are the multiples of
+  // the interval from the job's start, step % interval. The 1e-9 absorbs the rounding of progress
+  // that lands on a point.
+  double grid_left(double W) const {
+    const double x = W - checkpoint_anchor(W);
+    const double below = std::floor(x / m.tau_s + 1e-9) * m.tau_s;
+    return std::clamp(m.tau_s - (x - below), 0.0, m.tau_s);
+  }
+
   double progress_at(double t) const { return std::min(per.progress(std::min(t, t_done)), m.work_s > 0 ? m.work_s : kInf); }
 
   // Account the running period from its start to t; returns the progress at t.
@@ -772,10 +794,18 @@ struct Sim {
           slow_fs = 1.0;
           slow_end = slow_evict = kInf;
         }
-        double left = m.tau_s;
         // After a rollback the count follows the restored state (checkpoints_up_to); a
         // continuation rolled nothing back but the interrupted step.
         int64_t n0 = plan.continues_cycle ? ckpt_count : checkpoints_up_to(plan.resume_W);
+        // The next checkpoint comes at the schedule's next point (grid_left: the next multiple of
+        // the interval in progress, as a framework saving at step % interval takes it), wherever
+        // the resumed state lies: before 2026-12-06 a resume from a state off that grid (a
+        // graceful preemption's or slow-node eviction's save, a checkpoint-on-failure save at the
+        // last whole step) opened a full interval there, so each such event threw away the
+        // cycle's progress, half an interval on average, and saved that much less often (sync-remote, 300 s saves every 3,600 s, four
+        // graceful preemptions a day without downtime: 0.9165 against the closed form's 0.9103,
+        // 655.7 periodic saves where the work takes 720; review).
+        double left = grid_left(plan.resume_W);
         if (plan.continues_cycle) {
           // The compute since the newest checkpoint counts towards the interval. A save dropped
           // here did not happen: the next checkpoint takes its number (its level, under a
@@ -784,8 +814,11 @@ struct Sim {
           // remote_every 10 kept its memory copy of the checkpoint whose remote persist was
           // dropped, so the remote save came 10 intervals later (with 5,000 s remote writes,
           // elastic, 0.428 against 0.481 for async-remote at the same remote schedule; review).
+          // Where the save at the schedule's point below the resumed state was dropped, it is
+          // retaken at once (the newest checkpoint is older than that point); otherwise the
+          // schedule stands, also after an off-grid graceful save (2026-12-06 review).
           const double last = newest();
-          left = std::clamp(m.tau_s - (plan.resume_W - last), 0.0, m.tau_s);
+          left = std::min(left, std::clamp(m.tau_s - (plan.resume_W - last), 0.0, m.tau_s));
           if (dropped_n <= n0) n0 = std::max<int64_t>(0, dropped_n - 1);
         }
         start_period(t, plan.resume_W, left, n0);

@@ -142,9 +142,10 @@ Result run_goodput(const GoodputConfig& c) {
   const Batch batch = simulate_batch(model, n, c.sim.seed, c.sim.threads);
   const auto& sched = model.sched;
   // The closed forms' failures are the work-losing events; graceful preemptions (notice >= the
-  // final save) cost their save, downtime and restart but no rework: a fraction lambda_g D_g of the
-  // wall time, so ETTR = ETTR_Daly(work-losing) x (1 - lambda_g D_g). Before 2026-12-02 they were
-  // Daly failures (tau/2 of rework each) without their downtime: 0.64 against a simulated 0.98.
+  // final save) cost their save, downtime and restart but no rework, so ETTR = ETTR_Daly(work-losing)
+  // x the share of the wall time they leave (graceful_keep_fraction: its renewal form since
+  // 2026-12-06, 1 - lambda_g D_g before). Before 2026-12-02 they were Daly failures (tau/2 of
+  // rework each) without their downtime: 0.64 against a simulated 0.98.
   const double rate = c.work_losing_rate_per_s();
   const double mttf = rate > 0 ? 1.0 / rate : INFINITY;
   const double restart = c.mean_restart_s();
@@ -155,7 +156,7 @@ Result run_goodput(const GoodputConfig& c) {
   // since 2026-12-06 (review: 20 episodes a day evicted after 600 s, 5 spares, read Daly 0.929
   // beside a simulated 0.613).
   const double evict_rate = c.eviction_rate_per_s(), evict_cost = evict_rate > 0 ? c.eviction_cost_s() : 0.0;
-  const double graceful_keep = std::max(0.0, 1.0 - graceful_rate * graceful_cost) / (1.0 + evict_rate * evict_cost);
+  const double graceful_keep = c.graceful_keep_fraction() / (1.0 + evict_rate * evict_cost);
   // Checkpoint-on-failure needs a second copy of every optimizer-state shard; without one it runs
   // as its fallback, periodic async remote checkpoints (it was the same as async-remote, unsaid).
   if (c.checkpoint.env.state_copies < 2 && (c.checkpoint.strategy == "on-failure" || (c.sim.search && c.checkpoint.env.total_bytes > 0)))

@@ -476,8 +476,11 @@ class GoodputCli(unittest.TestCase):
             path = f.name
         try:
             s = json.loads(run(path, "--json", "-").stdout)["scalars"]
-            # 2/day x (60 save + 600 down + 240 restart) = 1,800 s a day lost, and a 60 s save per 36,000 s.
-            expect = (1 - 2 * 900 / 86400) * 36000 / 36060
+            # 2/day, each a 60 s save then 600 s down + 240 s restart (which a preemption during it
+            # starts again: the renewal form since 2026-12-06, first order 1 - 2 x 900 / 86400
+            # before), and a 60 s save per 36,000 s.
+            lam = 2 / 86400
+            expect = 36000 / 36060 / (lam * 60 + math.exp(lam * 840))
             self.assertAlmostEqual(s["daly_expected_ettr_fraction"], expect, delta=1e-4)
             self.assertAlmostEqual(s["ettr_fraction"], s["daly_expected_ettr_fraction"], delta=0.003)
             self.assertEqual(s["work_losing_interruption_rate_per_day"], 0)
@@ -1240,6 +1243,40 @@ class GoodputCli(unittest.TestCase):
             p = run(wb, "--set", "checkpoint.interval_minutes=480", "--set", f"failures.processes.0.shape={shape}",
                     "--no-search", "-q", "--json", "-", check=False, timeout=120)
             self.assertEqual(p.returncode, 0, p.stderr)  # the file's 1,000 replicas pass the budget
+
+    def test_review_of_2026_12_06_zero_fit_options_and_a_removal_given_twice(self):
+        # --fit-days 0 and --fit-nodes 0 are values out of range, named as -2 is: they had been
+        # taken for options left out ("--fit needs --fit-days D, the days observed").
+        with tempfile.TemporaryDirectory() as d:
+            inc = os.path.join(d, "incidents.csv")
+            with open(inc, "w") as f:
+                f.write("time_h,category\n" + "".join(f"{i * 7},gpu\n" for i in range(12)))
+            for opt, other, rule in (("--fit-days", ("--fit-nodes", "100"), "must be a number of days > 0, got "),
+                                     ("--fit-nodes", ("--fit-days", "30"), "must be a number of nodes > 0, got ")):
+                for value in ("0", "-2"):
+                    p = run("--fit", inc, opt, value, *other, check=False)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn(opt, p.stderr)
+                    self.assertIn(rule + value, p.stderr)
+                    self.assertNotIn("--fit needs", p.stderr)
+                # Left out, it is still said to be missing.
+                p = run("--fit", inc, *other, check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("--fit needs " + opt, p.stderr)
+            p = run("--fit", inc, check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("--fit needs --fit-nodes N and --fit-days D", p.stderr)
+        # A process named twice in failures.remove is said to be given twice, as two processes of
+        # one name are: the second had been looked up after the first removed it ("no failure
+        # process 'planned-maintenance' to remove", the valid names leaving it out).
+        p = run(EXAMPLE, "--no-search", "-q", "--set", "failures.remove=[planned-maintenance, planned-maintenance]", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("'planned-maintenance' is given twice in failures.remove (entries 1 and 2)", p.stderr)
+        self.assertNotIn("no failure process", p.stderr)
+        d = json.loads(run(EXAMPLE, "--no-search", "--replicas", "2", "--set", "failures.remove=[planned-maintenance]",
+                           "--json", "-").stdout)
+        procs = d["tables"]["failures_by_process"]
+        self.assertNotIn("planned-maintenance", json.dumps(procs))
 
 
 if __name__ == "__main__":

@@ -511,3 +511,29 @@ TEST(RunGoodput, ClosedFormsChargeTheSlowNodeEvictions) {
     EXPECT_NEAR(r.number("meta_expected_ettr_fraction") * (1 - percent / 100), r.number("ettr_fraction"), k.tolerance) << k.spares << " " << n;
   }
 }
+
+// Review of 2026-12-06: graceful preemptions arrive in wall time, and one during the downtime or
+// restart of another starts it again, as a failure during Daly's restart does (his e^{R/M}). The
+// closed forms take the share of the wall time they leave as 1 / (lambda S + e^{lambda D'}) (S the
+// save, D' the downtime, restart, restore and warm-up); the first-order 1 - lambda (S + D') read
+// 0.8333 against a simulated 0.8393 with 1,800 s of downtime at four a day, 0.603 against 0.656
+// with 7,200 s.
+TEST(RunGoodput, GracefulPreemptionsDuringADowntimeStartItAgain) {
+  const double lambda = 4 / 86400.0, S = 300, tau = 3600;
+  for (const double downtime : {1800.0, 7200.0}) {
+    char y[1024];
+    std::snprintf(y, sizeof y,
+                  "job: {num_gpus: 8, gpus_per_node: 8, step_time_s: 1, work_days: 30}\n"
+                  "failures: {processes: [{name: pre, kind: preemption, rate_per_job_day: 4, notice_s: 600, downtime_s: %g}]}\n"
+                  "recovery: {detection_s: 0, eviction_s: 0, restart_s: 0, rendezvous_base_s: 0, warmup_s: 0}\n"
+                  "checkpoint: {strategy: sync-remote, write_s: %g, read_s: 0, interval_s: %g}\n"
+                  "simulation: {replicas: 400, seed: 1, search: false}\n",
+                  downtime, S, tau);
+    const auto r = run_goodput(parse_goodput(y, "downtime.yaml"));
+    const double daly = r.number("daly_expected_ettr_fraction"), sim = r.number("ettr_fraction");
+    EXPECT_NEAR(daly, tau / (tau + S) / (lambda * S + std::exp(lambda * downtime)), 1e-9);
+    EXPECT_NEAR(r.number("meta_expected_ettr_fraction"), daly, 1e-9);
+    // Within 0.002: the closed form leaves out the periodic saves a preemption cuts short (+0.0005).
+    EXPECT_NEAR(sim, daly, 0.002) << downtime << " s";
+  }
+}
