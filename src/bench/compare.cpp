@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -154,26 +155,47 @@ double chi2_over_k(double k, double z) {
   return c * c * c;
 }
 
-// The drift between runs (CaseComparison::run_to_run_sd_log) from each case's log medians over A
-// and the history runs (`logs`, parallel to c.cases), robust to the two faults one disturbed
-// measurement brings (review of 2026-12-05: a uniform 30% slow-down passed the gate as
-// within_run_noise after one run in the history had run under load):
+// The drift between runs (CaseComparison::run_to_run_sd_log) from each case's log medians over
+// the history runs (`logs`, parallel to c.cases; A is not among them), robust to what is no drift:
+//  - A is left out (2026-12-06 review): A may hold a change of its own (an optimisation that
+//    landed), and with A among the points that change was counted twice, in A-B and in the
+//    "drift": A 10% faster over a flat history widened the drift from 1.4% to 3.2% and B losing
+//    it again (-9.3%) read within_run_noise in all 17 cases, exit 0.
 //  - A history run whose cases of one suite and metric ran, as a whole, far from the others
 //    (another process on the host, a throttled clock) is left out of their drift: its shift is the
 //    median over those cases of its log median less the case's median over the runs; it is left
 //    out when that shift lies further from the median shift than max(5 robust deviations (1.4826 x
 //    MAD), 10%). A drift shared by the runs is kept; a run that moved every case at once is no
-//    sample of it. Needs 5 cases with history and 4 runs with shifts.
+//    sample of it. Needs 5 cases with history and 4 runs with shifts (review of 2026-12-05: a
+//    uniform 30% slow-down passed as within_run_noise after one run had run under load).
+//  - Level shifts (2026-12-06 review): the runs kept, in time order (started_at, then id; the
+//    caller's order where neither is set), are split where the cases of a suite and metric moved
+//    together, between two consecutive runs, by more than max(5 robust deviations of such moves
+//    (1.4826 x their median absolute value, about 0), --min-effect): a new build, not drift. Each
+//    case's deviation is taken within the stretches between them (squared deviations from each
+//    stretch's mean, one degree of freedom less per stretch). A move is the median over the
+//    cases of the difference of their log medians; needs 3 moves (4 runs). A 25% step half-way
+//    through a flat history had read as a 12% drift and a 35% slow-down passed the gate. A run
+//    alone between two shifts (under load) forms a stretch of one and adds nothing.
 //  - Within a suite and metric, whose cases drift alike and are pooled, a case whose variance
 //    exceeds the pool's median variance by more than the 99.9th over the 50th percentile of its
 //    chi-square is left out of the pool (one case that dipped 2x in one run had raised the pooled
 //    deviation of 68 cases from 2.7% to 13%); it is then judged with the pool's deviation.
 // Pooling (2026-12-04 review): a case's own 4-6 medians give a deviation as likely to read 1% as
 // 6%, so the cases of one suite and metric on one host share one variance, with the degrees of
-// freedom of every case with enough history. The sample deviation (n - 1 degrees of freedom)
-// is used, not a MAD: a MAD of 4-6 medians about their own median read 2.3% for a 3.0% drift and
-// 24% of identical runs failed the gate (2026-12-06 review).
+// freedom of every case with enough history. The sample deviation is used, not a MAD: a MAD of
+// 4-6 medians about their own median read 2.3% for a 3.0% drift and 24% of identical runs failed
+// the gate (2026-12-06 review).
 void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, double>>>& logs, const CompareOptions& opt) {
+  // Each history run's place in time (the caller may give them newest first, as `history compare`
+  // does, or oldest first).
+  std::vector<size_t> by_time(opt.history.size());
+  for (size_t i = 0; i < by_time.size(); ++i) by_time[i] = i;
+  std::stable_sort(by_time.begin(), by_time.end(), [&](size_t x, size_t y) {
+    return std::tie(opt.history[x]->started_at, opt.history[x]->id) < std::tie(opt.history[y]->started_at, opt.history[y]->id);
+  });
+  std::vector<size_t> time_rank(opt.history.size());
+  for (size_t k = 0; k < by_time.size(); ++k) time_rank[by_time[k]] = k;
   // The cases of each suite and metric (those whose drift is pooled), and the runs each group
   // leaves out: a run's shift is judged among cases that drift alike, with at least 5 of them (a
   // `bench run` command's wall, CPU and memory cases are three metrics of one case each, and the
@@ -202,7 +224,7 @@ void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, 
     const double scale = 1.4826 * median_of(abs_dev);
     const double limit = std::max(5 * scale, std::log(1.10));
     for (const auto& [run, x] : shift)
-      if (run >= 0 && std::fabs(x - center) > limit) {
+      if (std::fabs(x - center) > limit) {
         left_out[key].insert(run);
         const int64_t id = opt.history[static_cast<size_t>(run)]->id;
         c.history_runs_left_out.push_back(id);
@@ -210,7 +232,50 @@ void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, 
         c.history_runs_left_out_cases.push_back(c.cases[members.front()].suite + " " + c.cases[members.front()].metric);
       }
   }
-  // Each case's sum of squared deviations over the runs kept.
+  // Level shifts between consecutive runs kept, per suite and metric: the stretch of each run.
+  std::map<std::string, std::map<int, int>> stretch_of;
+  for (const auto& [key, members] : groups) {
+    const auto lo = left_out.find(key);
+    std::set<int> held;
+    for (size_t i : members)
+      for (const auto& p : logs[i])
+        if (lo == left_out.end() || !lo->second.count(p.first)) held.insert(p.first);
+    std::vector<int> runs(held.begin(), held.end());
+    std::sort(runs.begin(), runs.end(), [&](int x, int y) { return time_rank[static_cast<size_t>(x)] < time_rank[static_cast<size_t>(y)]; });
+    std::vector<double> move(runs.empty() ? 0 : runs.size() - 1, std::nan(""));
+    std::vector<double> sizes;
+    for (size_t j = 0; j < move.size(); ++j) {
+      std::vector<double> d;
+      for (size_t i : members) {
+        double before = std::nan(""), after = std::nan("");
+        for (const auto& p : logs[i]) {
+          if (p.first == runs[j]) before = p.second;
+          if (p.first == runs[j + 1]) after = p.second;
+        }
+        if (std::isfinite(before) && std::isfinite(after)) d.push_back(after - before);
+      }
+      if (d.empty()) continue;
+      move[j] = median_of(d);
+      sizes.push_back(std::fabs(move[j]));
+    }
+    std::vector<bool> shifted(move.size(), false);
+    if (sizes.size() >= 3) {
+      const double limit = std::max(5 * 1.4826 * median_of(sizes), std::log1p(opt.min_effect_fraction));
+      for (size_t j = 0; j < move.size(); ++j)
+        if (std::isfinite(move[j]) && std::fabs(move[j]) > limit) {
+          shifted[j] = true;
+          c.drift_level_shift_runs.push_back(opt.history[static_cast<size_t>(runs[j + 1])]->id);
+          c.drift_level_shift_fraction.push_back(std::expm1(move[j]));
+          c.drift_level_shift_cases.push_back(c.cases[members.front()].suite + " " + c.cases[members.front()].metric);
+        }
+    }
+    int stretch = 0;
+    for (size_t j = 0; j < runs.size(); ++j) {
+      if (j > 0 && shifted[j - 1]) ++stretch;
+      stretch_of[key][runs[j]] = stretch;
+    }
+  }
+  // Each case's sum of squared deviations from its stretches' means over the runs kept.
   struct Part {
     double ss = 0;
     int64_t dof = 0;
@@ -219,20 +284,34 @@ void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, 
   std::map<std::string, std::vector<size_t>> pools;  // suite + metric -> cases with a deviation
   for (size_t i = 0; i < c.cases.size(); ++i) {
     auto& cc = c.cases[i];
-    const auto lo = left_out.find(cc.suite + "\n" + cc.metric);
-    std::vector<double> v;
+    const std::string key = cc.suite + "\n" + cc.metric;
+    const auto lo = left_out.find(key);
+    const auto st = stretch_of.find(key);
+    std::map<int, std::vector<double>> by_stretch;
+    int64_t kept = 0;
     for (const auto& p : logs[i])
-      if (lo == left_out.end() || !lo->second.count(p.first)) v.push_back(p.second);
-    cc.history_count = static_cast<int64_t>(v.empty() ? 0 : v.size() - 1);
+      if (lo == left_out.end() || !lo->second.count(p.first)) {
+        int s = 0;  // (a case held by one run alone is in no group: one stretch)
+        if (st != stretch_of.end()) {
+          const auto at = st->second.find(p.first);
+          if (at != st->second.end()) s = at->second;
+        }
+        by_stretch[s].push_back(p.second);
+        ++kept;
+      }
+    cc.history_count = kept;
     if (cc.history_count < kMinHistoryRuns) continue;
-    double mean = 0;
-    for (double x : v) mean += x;
-    mean /= static_cast<double>(v.size());
-    for (double x : v) part[i].ss += (x - mean) * (x - mean);
-    part[i].dof = static_cast<int64_t>(v.size()) - 1;
+    for (const auto& [s, v] : by_stretch) {
+      double mean = 0;
+      for (double x : v) mean += x;
+      mean /= static_cast<double>(v.size());
+      for (double x : v) part[i].ss += (x - mean) * (x - mean);
+      part[i].dof += static_cast<int64_t>(v.size()) - 1;
+    }
+    if (part[i].dof < 1) continue;
     cc.run_to_run_sd_log = std::sqrt(part[i].ss / static_cast<double>(part[i].dof));
     cc.run_to_run_dof = part[i].dof;
-    pools[cc.suite + "\n" + cc.metric].push_back(i);
+    pools[key].push_back(i);
   }
   for (const auto& [k, members] : pools) {
     std::vector<double> var;
@@ -344,8 +423,8 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     auto in = [](const std::vector<std::string>& v, const std::string& x) { return v.empty() || std::find(v.begin(), v.end(), x) != v.end(); };
     return in(opt.suites, m.suite) && in(opt.metrics, m.metric);
   };
-  // Per case (parallel to c.cases): the log medians of the runs that hold it, as (history index,
-  // log median), index -1 for A. The drift is estimated from them after every case is read.
+  // Per case (parallel to c.cases): the log medians of the history runs that hold it, as (history
+  // index, log median). The drift is estimated from them after every case is read.
   std::vector<std::vector<std::pair<int, double>>> case_logs;
   for (const auto& ma : a.measurements) {
     if (!wanted(ma)) continue;
@@ -382,10 +461,10 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     cc.spread_a = ma.summary().spread_fraction;
     cc.spread_b = mb.summary().spread_fraction;
     // Run-to-run drift from the history: the case's median in each earlier run of B's host that
-    // ran it with B's parameters, and A's.
+    // ran it with B's parameters. Not A's: A may hold a change of its own, which had widened the
+    // "drift" it was judged against (2026-12-06 review; see estimate_drift).
     std::vector<std::pair<int, double>> logs;
     if (!opt.history.empty() && cc.median_a > 0 && cc.median_b > 0) {
-      logs.push_back({-1, std::log(cc.median_a)});
       for (size_t hi = 0; hi < opt.history.size(); ++hi) {
         const RunRecord* h = opt.history[hi];
         if (h->host.fingerprint() != b.host.fingerprint()) continue;
@@ -401,46 +480,60 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
           }
       }
     }
-    bool testable = cc.count_a >= 2 && cc.count_b >= 2;
+    const bool testable = cc.count_a >= 2 && cc.count_b >= 2;
     // Fewer than two repetitions a side: no test runs, p is 1 and nothing below it can be reached
     // (before 2026-12-06 min_p_value read 0 there, as if any significance were within reach; review).
     cc.min_p_value = 1;
+    // Mann-Whitney's p and the smallest p its values can give: the test on the most extreme split
+    // of the pooled values, A lowest or A highest: with ties and unequal counts the two differ
+    // (before 2026-12-02 only A lowest was tried, and {6 x 0.01, 4 x 0.012} read "cannot go below
+    // p = 0.076" where its own p was 0.0048). A split has the pooled values, hence their ties and
+    // counts, so it takes the case's own path: exact, or the normal approximation beyond 100
+    // samples (whose smallest p min_p_value was not, reading 0 until 2026-12-06; review).
+    auto mann_whitney = [&] {
+      const MannWhitney u = mann_whitney_u(ma.samples, mb.samples);
+      cc.p_value = u.p_two_sided;
+      cc.method = u.method;
+      std::vector<double> pooled = ma.samples;
+      pooled.insert(pooled.end(), mb.samples.begin(), mb.samples.end());
+      std::sort(pooled.begin(), pooled.end());
+      const auto na = static_cast<std::ptrdiff_t>(ma.samples.size());
+      const auto nb = static_cast<std::ptrdiff_t>(mb.samples.size());
+      const std::vector<double> a_low(pooled.begin(), pooled.begin() + na), b_high(pooled.begin() + na, pooled.end());
+      const std::vector<double> b_low(pooled.begin(), pooled.begin() + nb), a_high(pooled.begin() + nb, pooled.end());
+      // Without ties this is 2 / C(na + nb, na); with ties it can be lower as well as higher (six
+      // tied values against four higher ones: 1 / 210).
+      cc.min_p_value = std::min(mann_whitney_u(a_low, b_high).p_two_sided, mann_whitney_u(a_high, b_low).p_two_sided);
+    };
     if (testable) {
       if (opt.test == "welch") {
-        const Welch w = welch_t_test(ma.samples, mb.samples);
-        cc.p_value = w.p_two_sided;
-        cc.method = "welch";
-        // Welch's t grows without bound as the two sides move apart: with two repetitions a side
-        // any p is reachable.
-        cc.min_p_value = 0;
-        // No scatter on either side: the t statistic is infinite and p = 0 whatever the counts
-        // (two repetitions a side read a regression at p = 0 where Mann-Whitney gives 0.33;
-        // 2026-12-06 review). Without a variance the test has nothing to weigh the change against.
-        if (ma.summary().stddev == 0 && mb.summary().stddev == 0) testable = false;
-      } else {
-        const MannWhitney u = mann_whitney_u(ma.samples, mb.samples);
-        cc.p_value = u.p_two_sided;
-        cc.method = u.method;
-        {
-          // The smallest p these samples' values can give: the test on the most extreme split
-          // of the pooled values, A lowest or A
-          // highest: with ties and unequal counts the two differ (before 2026-12-02 only A
-          // lowest was tried, and {6 x 0.01, 4 x 0.012} read "cannot go below p = 0.076" where
-          // its own p was 0.0048). A split has the pooled values, hence their ties and counts, so
-          // it takes the case's own path: exact, or the normal approximation beyond 100 samples
-          // (whose smallest p min_p_value was not, reading 0 until 2026-12-06; review).
-          std::vector<double> pooled = ma.samples;
-          pooled.insert(pooled.end(), mb.samples.begin(), mb.samples.end());
-          std::sort(pooled.begin(), pooled.end());
-          const auto na = static_cast<std::ptrdiff_t>(ma.samples.size());
-          const auto nb = static_cast<std::ptrdiff_t>(mb.samples.size());
-          const std::vector<double> a_low(pooled.begin(), pooled.begin() + na), b_high(pooled.begin() + na, pooled.end());
-          const std::vector<double> b_low(pooled.begin(), pooled.begin() + nb), a_high(pooled.begin() + nb, pooled.end());
-          const double extreme = std::min(mann_whitney_u(a_low, b_high).p_two_sided, mann_whitney_u(a_high, b_low).p_two_sided);
-          // Without ties this is 2 / C(na + nb, na); with ties it can be
-          // lower as well as higher (six tied values against four higher ones: 1 / 210).
-          cc.min_p_value = extreme;
+        // (Every value equal, not a stddev of 0: the mean of three 0.1 s is not 0.1 in floating point.)
+        auto constant = [](const std::vector<double>& v) { return std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) == v.end(); };
+        if (constant(ma.samples) && constant(mb.samples)) {
+          // No scatter on either side: Welch's t is 0 / 0 or infinite. Equal constants are no
+          // change (p 1). Different constants are a certain difference, but p = 0 whatever the
+          // counts would read two repetitions a side as a regression where no split of four can go
+          // below 1/3: they are tested by Mann-Whitney, which weighs the counts (method exact; 5
+          // a side: p 2 / 252). Before, both read `untestable` ("fewer than 2 repetitions", p 0):
+          // a 25% slow-down of 5 constant repetitions a side passed under --allow-unchecked
+          // (2026-12-06 review).
+          if (cc.median_a == cc.median_b) {
+            cc.p_value = 1;
+            cc.method = "welch";
+            cc.min_p_value = 0;  // (Welch's column: t is unbounded as the sides move apart)
+          } else {
+            mann_whitney();
+          }
+        } else {
+          const Welch w = welch_t_test(ma.samples, mb.samples);
+          cc.p_value = w.p_two_sided;
+          cc.method = "welch";
+          // Welch's t grows without bound as the two sides move apart: with two repetitions a side
+          // any p is reachable.
+          cc.min_p_value = 0;
         }
+      } else {
+        mann_whitney();
       }
     }
     cc.verdict = !testable ? "untestable" : cc.min_p_value >= opt.alpha ? "underpowered" : "";

@@ -43,13 +43,14 @@ struct CompareOptions {
   std::string test = "mann-whitney";  // mann-whitney | welch
   std::string correction = "none";     // none | holm | benjamini-hochberg
   std::vector<std::string> suites, metrics;  // compare only these (empty: all)
-  // Runs of B's host made before A and B (the caller's choice; one between them may hold the
-  // change itself): the medians of a case over them and A estimate
-  // the drift between runs, which the test within a run does not see. With at least
-  // kMinHistoryRuns earlier medians of a case and kMinDriftDof degrees of freedom in its (pooled)
-  // deviation, a change within history_z standard deviations of the difference of two run medians
-  // (a Student t cut-off of the same tail, the deviation being estimated) is within_run_noise, not
-  // a verdict (see compare.cpp).
+  // Runs of B's host made before A and B (the caller's choice, in any order: they are put in time
+  // order by started_at, then id; one between A and B may hold the change itself): the medians of
+  // a case over them estimate the drift between runs, which the test within a run does not see.
+  // A's median is not among them: A may hold a change of its own (2026-12-06 review). With at
+  // least kMinHistoryRuns earlier medians of a case and kMinDriftDof degrees of freedom in its
+  // (pooled) deviation, a change within history_z standard deviations of the difference of two run
+  // medians (a Student t cut-off of the same tail, the deviation being estimated) is
+  // within_run_noise, not a verdict (see compare.cpp, estimate_drift).
   std::vector<const RunRecord*> history;
   double history_z = 3.0;
 };
@@ -59,7 +60,8 @@ inline constexpr int kMinHistoryRuns = 3;
 // 4.28, within 1.5x of the normal 3. With fewer the cut-off explodes (9.22 at 3 dof, 6.62 at 4,
 // 4.53 at 7): a `bench run` command with 3 earlier runs and a 3.7% drift passed an 18% slow-down,
 // 4.6 of its run-to-run deviations, as within_run_noise (up to +61% would have passed) (2026-12-06 review). The deviation is
-// still reported; the within-run verdict stands.
+// still reported; the within-run verdict stands. A case alone in its suite and metric (a `bench run`
+// command) has one degree of freedom less than its earlier runs (its mean): it needs 9 of them.
 inline constexpr int64_t kMinDriftDof = 8;
 // Two scheduler ticks at the coarsest Linux rate (HZ 100, also USER_HZ): the smallest change of a
 // median of rusage user or system time that is not the attribution of a tick (see above).
@@ -95,10 +97,11 @@ struct CaseComparison {
   // at its smallest reachable p; p_value is then its own, unadjusted). It fails a gate only when worse by min_effect AND its own p is
   // below alpha (before 2026-12-02 any such case 5% worse failed, p 0.69 included).
   bool family_excluded = false;
-  // Drift between runs: the sample standard deviation of log(median) over the history runs and A
-  // that hold the case with its parameters, pooled over the cases of its suite and metric; NaN
-  // with fewer than kMinHistoryRuns of them. history_count: how many; run_to_run_dof: the degrees
-  // of freedom of the (pooled) deviation.
+  // Drift between runs: the sample standard deviation of log(median) over the history runs that
+  // hold the case with its parameters (not A; within the stretches between level shifts), pooled
+  // over the cases of its suite and metric; NaN with fewer than kMinHistoryRuns of them.
+  // history_count: how many; run_to_run_dof: the degrees of freedom of the (pooled) deviation (the
+  // runs less one per stretch, summed over the cases pooled).
   double run_to_run_sd_log = std::nan("");
   int64_t run_to_run_dof = 0;
   int64_t history_count = 0;
@@ -124,6 +127,13 @@ struct Comparison {
   std::vector<double> history_runs_left_out_shift_fraction;
   std::vector<std::string> history_runs_left_out_cases;  // "SUITE METRIC" of the cases it was left out of
   int64_t drift_cases_left_out = 0;
+  // Level shifts in the history (2026-12-06 review): where the cases of one suite and metric moved
+  // together between two consecutive runs by more than max(5 robust deviations of such moves,
+  // min_effect_fraction), a change of the build and no drift. The id of the first run at the new
+  // level, the move as a fraction, "SUITE METRIC". The drift is taken within the stretches between.
+  std::vector<int64_t> drift_level_shift_runs;
+  std::vector<double> drift_level_shift_fraction;
+  std::vector<std::string> drift_level_shift_cases;
 };
 
 const std::vector<std::string>& compare_test_names();

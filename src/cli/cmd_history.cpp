@@ -179,7 +179,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   t.add_i64("unchecked_failure_flag");  // 1: an unchecked case that fails the gate (see the note)
   t.add_i64("family_excluded_flag");    // 1: left out of Holm's family by Tarone's rule (testable alone)
   t.add_i64("history_count");           // earlier runs of B's host holding the case with B's parameters
-  t.add_f64("run_to_run_sd_fraction");  // sd of the case's median between runs (history and A, pooled over its suite and metric), as a fraction
+  t.add_f64("run_to_run_sd_fraction");  // sd of the case's median between earlier runs (not A; within stretches between level shifts; pooled over its suite and metric), as a fraction
   t.add_i64("run_to_run_dof_count");    // its degrees of freedom (0: not estimated)
   std::string first_change;
   for (const auto& x : c.cases) {
@@ -255,6 +255,20 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
       r.notes.push_back(std::to_string(c.drift_cases_left_out) + " case(s) whose medians varied between runs far beyond the others of their " +
                         "suite and metric (beyond the 99.9th percentile of the pooled variance's spread) are left out of the pooled drift " +
                         "and judged with it");
+    // Level shifts in the history (a new build): the drift is taken within the stretches between
+    // them (2026-12-06 review: a 25% step half-way through the history had read as a 12% drift).
+    if (!c.drift_level_shift_runs.empty()) {
+      std::string runs;
+      for (size_t i = 0; i < c.drift_level_shift_runs.size(); ++i) {
+        char shift[32];
+        std::snprintf(shift, sizeof shift, "%+.0f%%", 100 * c.drift_level_shift_fraction[i]);
+        runs += (i ? ", run " : "run ") + std::to_string(c.drift_level_shift_runs[i]) + " (" + shift + " in " + c.drift_level_shift_cases[i] + ")";
+      }
+      r.notes.push_back("level shifts in the history at " + runs + " (the first run at the new level): the cases of that suite and metric moved together " +
+                        "by more than max(5 robust deviations of such moves, " + format_double(o.min_effect_fraction) +
+                        "), a change and no drift; the drift between runs is taken within the stretches between them");
+    }
+    r.set("drift_level_shift_count", static_cast<int64_t>(c.drift_level_shift_runs.size()));
     r.set("drift_history_runs_left_out_count", static_cast<int64_t>(c.history_runs_left_out.size()));
     r.set("drift_cases_left_out_count", c.drift_cases_left_out);
     if (with_drift < tested && h.history <= 0)
@@ -298,7 +312,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
               format_double(std::round(max_excluded_p * 10000) / 10000) + ", cannot reach alpha / K = " +
               format_double(std::round(c.family_alpha * 10000) / 10000) + "; they fail only when worse and their own p is below " +
               format_double(o.alpha) + "; more repetitions bring them back)";
-    if (untestable) what += (what.empty() ? "" : ", ") + std::to_string(untestable) + " untestable (fewer than 2 repetitions)";
+    if (untestable) what += (what.empty() ? "" : ", ") + std::to_string(untestable) + " untestable (fewer than 2 repetitions on a side)";
     if (wrong) what += (what.empty() ? "" : ", ") + std::to_string(wrong) + " with wrong results (nccl-tests #wrong > 0)";
     if (exits)
       what += (what.empty() ? "" : ", ") + std::to_string(exits) + " whose command exited otherwise in one run than in the other (exit_statuses)";
@@ -354,9 +368,10 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--test", h->test, "mann-whitney (default) or welch");
   cp->add_option("--history", h->history,
                  "Runs of B's host started before A and B to read for the drift between runs (default 10; 0: none). With 3 or more "
-                 "holding a case and 8 degrees of freedom in its deviation (pooled over the cases of its suite and metric; a "
-                 "`bench run` command needs 8 earlier runs), a change within 3 x sqrt(2) standard deviations of that drift (that of a "
-                 "difference of two run medians; a Student t cut-off) is within_run_noise")
+                 "holding a case and 8 degrees of freedom in its deviation (pooled over the cases of its suite and metric, within "
+                 "the stretches between level shifts; A is not among them; a `bench run` command needs 9 earlier runs), a change "
+                 "within 3 x sqrt(2) standard deviations of that drift (that of a difference of two run medians; a Student t "
+                 "cut-off) is within_run_noise")
       ->check(non_negative_number());
   cp->add_option("--correction", h->correction,
                  "Multiple-comparison adjustment of the p-values over the cases: none (default), holm (family-wise error) or "

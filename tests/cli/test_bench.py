@@ -383,6 +383,78 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertTrue(any("could not be read" in n and str(ids[0]) in n for n in json.loads(p.stdout)["notes"]), p.stdout[-500:])
 
+    def _wall_runs(self, medians, spread=0.002):
+        """One `bench run` of /bin/true per median, its wall_s repetitions set to the median
+        +-spread (0.2%: a quiet host); returns the run ids in order."""
+        import sqlite3
+        ids = []
+        for _ in medians:
+            p = sextant("bench", "run", "--reps", "5", "--warmup", "0", "--db", self.db, "--json", "-", "--", "/bin/true")
+            ids.append(json.loads(p.stdout)["scalars"]["run_id"])
+        con = sqlite3.connect(self.db)  # the schema of src/bench/db/results_db.cpp
+        for run, med in zip(ids, medians):
+            (mid,) = con.execute("select id from measurements where run_id = ? and metric = 'wall_s'", (run,)).fetchone()
+            for rep in range(5):
+                con.execute("update samples set value = ? where measurement_id = ? and rep = ?", (med * (1 + spread * (rep - 2)), mid, rep))
+            con.execute("update measurements set median = ? where id = ?", (med, mid))
+        con.commit()
+        con.close()
+        return ids
+
+    def test_a_real_change_is_no_drift_between_runs(self):
+        # Review of 2026-12-06: the drift between runs had been the deviation of the medians of the
+        # history runs AND A, so a real change counted as noise. (a) A level shift in the history:
+        # ten runs of a command at 0.1 s, the last five at 0.125 s (a new build), A at 0.125 s, B
+        # 15% slower: the step read as a 12% drift and B within_run_noise, exit 0.
+        wobble = [1.01, 0.99, 1.005, 0.995, 1.0]
+        ids = self._wall_runs([0.1 * w for w in wobble] + [0.125 * w for w in wobble[::-1]] + [0.125, 0.125 * 1.15])
+        p, r = as_json("history", "compare", str(ids[-2]), str(ids[-1]), "--metric", "wall_s", "--db", self.db, check=False)
+        case = rows(table(r, "cases"))[0]
+        self.assertEqual(case["verdict"], "regression", (case, r["notes"]))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(case["history_count"], 10)
+        self.assertEqual(case["run_to_run_dof_count"], 8)  # ten runs less one mean per stretch
+        self.assertLess(case["run_to_run_sd_fraction"], 0.02)
+        self.assertEqual(r["scalars"]["drift_level_shift_count"], 1)
+        self.assertTrue(any("level shifts in the history" in n and "run %d (+25%%" % ids[5] in n for n in r["notes"]), r["notes"])
+        # An identical B passes.
+        ids2 = self._wall_runs([0.125])
+        p, r = as_json("history", "compare", str(ids[-2]), str(ids2[0]), "--metric", "wall_s", "--history", "10", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 0, (rows(table(r, "cases")), r["notes"]))
+
+    def test_the_baselines_own_change_is_no_drift_between_runs(self):
+        # (b) A flat history of ten runs at 0.1 s, A 10% faster (an optimisation landed), B 10%
+        # slower than A (it was lost): A's own change had widened the drift to 3.3% and B read
+        # within_run_noise, exit 0.
+        wobble = [1.01, 0.99, 1.005, 0.995, 1.0, 1.01, 0.99, 1.005, 0.995, 1.0]
+        ids = self._wall_runs([0.1 * w for w in wobble] + [0.09, 0.099])
+        p, r = as_json("history", "compare", str(ids[-2]), str(ids[-1]), "--metric", "wall_s", "--db", self.db, check=False)
+        case = rows(table(r, "cases"))[0]
+        self.assertEqual(case["verdict"], "regression", (case, r["notes"]))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(case["run_to_run_dof_count"], 9)
+        self.assertLess(case["run_to_run_sd_fraction"], 0.02)
+
+    def test_welch_on_constant_repetitions_judges_the_values(self):
+        # Review of 2026-12-06: under --test welch five constant repetitions a side (3 s against
+        # 4 s) read untestable "(fewer than 2 repetitions)" with p 0, and passed under
+        # --allow-unchecked. Different constants are a difference (Mann-Whitney weighs the counts:
+        # p = 2/252); equal ones are no change.
+        ids = self._wall_runs([3.0, 4.0, 4.0], spread=0)
+        for args in ((), ("--allow-unchecked",)):
+            p, r = as_json("history", "compare", str(ids[0]), str(ids[1]), "--metric", "wall_s", "--test", "welch", *args,
+                           "--db", self.db, check=False)
+            case = rows(table(r, "cases"))[0]
+            self.assertEqual(case["verdict"], "regression", (case, r["notes"]))
+            self.assertAlmostEqual(case["p_value"], 2 / 252, places=12)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertFalse(any("untestable" in n for n in r["notes"]), r["notes"])
+        p, r = as_json("history", "compare", str(ids[1]), str(ids[2]), "--metric", "wall_s", "--test", "welch", "--history", "0",
+                       "--db", self.db, check=False)
+        case = rows(table(r, "cases"))[0]
+        self.assertEqual((case["verdict"], case["p_value"]), ("unchanged", 1), case)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     def test_compare_exits_1_on_a_slowdown_and_0_otherwise(self):
         for cmd in ("sleep 0.01", "sleep 0.4", "sleep 0.01"):
             sextant("bench", "run", "--reps", "5", "--warmup", "0", "--label", "workload", "--db", self.db, "-q",
@@ -970,6 +1042,33 @@ class BenchCli(unittest.TestCase):
             self.assertTrue(any("fp32 GEMMs of the trace" in n and "the base's is kept" in n for n in r["notes"]), r["notes"])
             entry = [n for n in r["notes"] if n.startswith("catalog entry")][0]
             self.assertNotIn("        fp32:", entry)
+
+    def test_an_imported_logs_unknown_host_facts_are_missing_not_zero(self):
+        # Review of 2026-12-06: the log names no CPU, memory, kernel or driver; they had read as
+        # 0 CPUs, 0 GHz, 0 bytes and empty text. Unknown numbers are null (nan in CSV, - in the
+        # table) and unknown text is left out, at import and in history show of the stored run.
+        log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")
+        _, imported = as_json("bench", "import-nccl", log, "--no-db")
+        sextant("bench", "import-nccl", log, "--db", self.db, "-q")
+        _, shown = as_json("history", "show", "latest", "--db", self.db)
+        for r in (imported, shown):
+            s = r["scalars"]
+            for k in ("logical_cpu_count", "cpu_ghz", "memory_bytes"):
+                self.assertIn(k, s)
+                self.assertIsNone(s[k], k)
+            for k in ("cpu_model", "kernel", "gpu_driver"):
+                self.assertNotIn(k, s)
+            self.assertEqual((s["hostname"], s["gpu"]), ("node01", "Example GPU"))
+        text = sextant("history", "show", "latest", "--db", self.db).stdout
+        self.assertRegex(text, r"(?m)^cpu_ghz +-$")
+        csv_dir = os.path.join(self.dir, "csv")
+        sextant("history", "show", "latest", "--db", self.db, "--csv", csv_dir, "-q")
+        with open(os.path.join(csv_dir, "scalars.csv")) as f:
+            self.assertIn("memory_bytes,nan", f.read().splitlines())
+        # A run of this machine keeps its numbers.
+        ran = json.loads(sextant("bench", "run", "--reps", "2", "--no-db", "--json", "-", "--", "/bin/sh", "-c", "exit 0").stdout)
+        self.assertGreater(ran["scalars"]["logical_cpu_count"], 0)
+        self.assertGreater(ran["scalars"]["memory_bytes"], 0)
 
     def test_nccl_tests_log_import(self):
         log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")
