@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "core/atomic_file.hpp"
@@ -229,12 +230,85 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
   YamlMap m(root, path);
   StudySpec s;
   s.file = path;
+  // The study's own hardware, as a training scenario's (docs/scenario.md; review of 2026-12-06: a
+  // hypothetical accelerator could run on one device only, as no study could name the link between
+  // its devices): hardware.accelerators and hardware.networks read as a scenario reads them (the
+  // catalog's parsers, an id the catalog does not have, none given twice), hardware.systems (an
+  // infer study's own: the systems a deployment or plan candidate holding their accelerator runs
+  // on), and deployment.system as an inline mapping or a system file. They go into a copy of the
+  // catalog (DeploymentSpec::hardware), made only when the study gives some. A system's accelerator
+  // is checked once the deployment's and the plan's are read: an accelerator file may define it.
+  std::shared_ptr<Catalog> local;
+  auto own = [&]() -> Catalog& {
+    if (!local) local = std::make_shared<Catalog>(cat);
+    return *local;
+  };
+  auto known = [&]() -> const Catalog& { return local ? *local : cat; };
+  struct StudySystem {
+    System system;
+    SourceLocation accelerator_at, node_power_at;
+  };
+  std::vector<StudySystem> study_systems;  // deployment.system (inline or a file) first, then hardware.systems
+  if (auto hw = m.opt_map("hardware")) {
+    std::set<std::string> acc_ids, net_ids;
+    for (auto& a : hw->map_list("accelerators")) {
+      Accelerator x = parse_accelerator(a, {});
+      if (!acc_ids.insert(x.id).second) a.fail("id", "accelerator '" + x.id + "' is given twice in hardware.accelerators");
+      if (cat.has_accelerator(x.id))
+        a.fail("id", "accelerator '" + x.id + "' is already in the catalog; an inline entry needs an id of its own",
+               "name it, e.g., '" + x.id + "-custom', and refer to it with deployment.accelerator, plan.accelerators or a system's accelerator:");
+      own().add(std::move(x));
+    }
+    for (auto& n : hw->map_list("networks")) {
+      NetworkTech x = parse_network(n, {});
+      if (!net_ids.insert(x.id).second) n.fail("id", "network '" + x.id + "' is given twice in hardware.networks");
+      if (cat.has_network(x.id))
+        n.fail("id", "network '" + x.id + "' is already in the catalog; an inline entry needs an id of its own",
+               "name it, e.g., '" + x.id + "-custom', and refer to it from a system's scale_up.network or scale_out.network");
+      own().add(std::move(x));
+    }
+    std::set<std::string> sys_ids;
+    for (auto& e : hw->map_list("systems")) {
+      System x = parse_system(e, {});
+      if (!sys_ids.insert(x.id).second) e.fail("id", "system '" + x.id + "' is given twice in hardware.systems");
+      if (cat.has_system(x.id))
+        e.fail("id", "system '" + x.id + "' is already in the catalog; an inline entry needs an id of its own",
+               "name it, e.g., '" + x.id + "-custom', or write deployment.system: " + x.id + " for the catalog's");
+      check_study_system_networks(known(), x, [&e](const std::string& k) { return e.locate(k); });
+      study_systems.push_back({x, e.locate("accelerator"), e.locate("node_power_w")});
+      own().add(std::move(x));
+    }
+    hw->finish();
+  }
   {
     auto d = m.map("deployment");
     auto& x = s.deployment;
     x.model = d.str("model");
-    x.system = d.str("system", "");
-    if (!x.system.empty() && cat.has_system(x.system)) x.accelerator = cat.system(x.system).accelerator;
+    if (d.has("system") && d.raw("system").IsMap()) {
+      // An inline system, with an id of its own (an inline dgx-h100 would run other figures under
+      // the catalog's name, as scenario.cpp refuses).
+      const YamlMap sm = d.map("system");
+      System sys = parse_system(sm, {});
+      if (cat.has_system(sys.id))
+        sm.fail("id", "system '" + sys.id + "' is already in the catalog; an inline system needs an id of its own",
+                "name it, e.g., '" + sys.id + "-custom', or write system: " + sys.id + " for the catalog's");
+      if (known().has_system(sys.id))
+        sm.fail("id", "system '" + sys.id + "' is also given in hardware.systems", "give it once: write system: " + sys.id + " for that entry");
+      check_study_system_networks(known(), sys, [&sm](const std::string& k) { return sm.locate(k); });
+      study_systems.insert(study_systems.begin(), {sys, sm.locate("accelerator"), sm.locate("node_power_w")});
+      x.system = sys.id;
+      own().add(std::move(sys));
+    } else {
+      x.system = d.str("system", "");
+      // A system file (FILE or FILE#ID, beside the study, then the working directory).
+      if (!x.system.empty() && !known().has_system(x.system)) {
+        const SystemEntry e = load_system_ref(known(), x.system, d.loc("system"));
+        study_systems.insert(study_systems.begin(), {e.system, e.accelerator_at, e.node_power_at});
+        x.system = e.system.id;
+        own().add(e.system);
+      }
+    }
+    if (!x.system.empty()) x.accelerator = known().system(x.system).accelerator;
     x.accelerator = d.str("accelerator", x.accelerator);
     if (x.accelerator.empty()) d.fail("accelerator", "give an accelerator or a system");
     x.engine = d.str("engine", "generic");
@@ -258,7 +332,7 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
       d.fail("expert_load_factor", "must be >= 1 (busiest EP rank's routed tokens over the mean), or 0 for the default");
     // "" is make_deployment's "not given": written, it had silently meant the default (2026-12-06
     // review), so an empty format is refused as an unknown one is.
-    if (d.has("system") && d.str("system", "").empty())
+    if (d.has("system") && !d.raw("system").IsMap() && d.str("system", "").empty())
       d.fail("system", "unknown system ''", "give a catalog system id or a system YAML file, or leave system out for the accelerator alone");
     for (const char* k : {"weight_format", "activation_format", "kv_format"})
       if (d.has(k) && d.str(k, "").empty())
@@ -499,9 +573,18 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     p.accelerators = plan_str_list(*v, "accelerators", p.accelerators, "catalog accelerator ids or accelerator files, e.g. [h100-sxm-80gb, h200-sxm-141gb]",
                               "the deployment's accelerator");
     // A catalog id or an accelerator file, as deployment.accelerator (2026-12-06 review).
+    // Named by its id, as the notes and serve name it: entries of two names for one part (a file
+    // and its id) are one candidate (review of 2026-12-06).
+    std::vector<std::string> ids;
     for (const auto& a : p.accelerators)
-      if (!cat.has_accelerator(a)) load_accelerator_ref(cat, a, v->loc("accelerators"));
+      ids.push_back(known().has_accelerator(a) ? a : load_accelerator_ref(known(), a, v->loc("accelerators")).id);
     reject_duplicate_entries<std::string>(*v, "accelerators", p.accelerators, quoted, kPlanEntry);
+    for (size_t j = 0; j < ids.size(); ++j)
+      for (size_t i = 0; i < j; ++i)
+        if (ids[i] == ids[j])
+          v->fail("accelerators", "entries " + std::to_string(i + 1) + " ('" + p.accelerators[i] + "') and " + std::to_string(j + 1) + " ('" +
+                                      p.accelerators[j] + "') are both accelerator '" + ids[j] + "'",
+                  std::string(kPlanEntry) + "; remove one, or give the file's entry an id of its own");
     p.tp = int_list<int>(*v, "tp", p.tp, "tensor-parallel sizes >= 1, e.g. [2, 4, 8]");
     for (int x : p.tp)
       if (x < 1) v->fail("tp", "entries must be >= 1, got " + std::to_string(x));
@@ -543,6 +626,33 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     v->finish();
   }
   m.finish();
+  // The accelerators of the study's systems: a catalog or hardware.accelerators id, or the id of the
+  // deployment's or a plan entry's accelerator file; each system's node power is checked against
+  // its boards as the catalog's are.
+  if (!study_systems.empty()) {
+    std::vector<Accelerator> parts;  // from the deployment's and the plan's accelerator files
+    auto add_part = [&](const std::string& ref, const SourceLocation& at) {
+      if (!ref.empty() && !known().has_accelerator(ref)) parts.push_back(load_accelerator_ref(known(), ref, at));
+    };
+    if (auto it = s.deployment.given_at.find("accelerator"); it != s.deployment.given_at.end()) add_part(s.deployment.accelerator, it->second);
+    for (const auto& a : s.plan.accelerators) add_part(a, SourceLocation{path, 0, 0, "plan.accelerators"});
+    for (const auto& ss : study_systems) {
+      const std::string& id = ss.system.accelerator;
+      const Accelerator* a = known().has_accelerator(id) ? &known().accelerator(id) : nullptr;
+      for (const auto& part : parts)
+        if (!a && part.id == id) a = &part;
+      if (!a) {
+        std::vector<std::string> ids = known().accelerator_ids();
+        for (const auto& part : parts) ids.push_back(part.id);
+        throw Error(ss.accelerator_at, "system '" + ss.system.id + "' holds unknown accelerator '" + id + "'",
+                    valid_choices_hint(id, ids) + "; or describe the part under hardware.accelerators, or give its accelerator file as "
+                                                  "deployment.accelerator or in plan.accelerators");
+      }
+      check_node_power(ss.system, *a, ss.node_power_at);
+    }
+    for (const auto& ss : study_systems) s.deployment.study_systems.push_back(ss.system.id);
+  }
+  s.deployment.hardware = local;
   sv.deployment = make_deployment(cat, data, s.deployment, SourceLocation{path, 0, 0, "deployment"});
   resolve_serving(s, cat, data);
   if (busy_w >= 0) sv.busy_power_w = busy_w;
@@ -1629,9 +1739,15 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   return r;
 }
 
-Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
+Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
+  // The study's own hardware where it gives some (review of 2026-12-06).
+  const Catalog& cat = s.deployment.hardware ? *s.deployment.hardware : given_cat;
   auto& P = s.plan;
   std::vector<std::string> accels = P.accelerators.empty() ? std::vector<std::string>{s.deployment.accelerator} : P.accelerators;
+  // Each part by its id (an accelerator file's entry's), as the notes, the errors and serve name it:
+  // the candidates table had said xpu.yaml where its notes said xpu-1 (review of 2026-12-06).
+  std::vector<Accelerator> parts;
+  for (const auto& acc : accels) parts.push_back(load_accelerator_ref(cat, acc, SourceLocation{s.file, 0, 0, "plan.accelerators"}));
   std::vector<std::string> policies = P.policies.empty() ? std::vector<std::string>{s.serving.policy} : P.policies;
   if (!(s.workload.rate_per_s > 0) && s.workload.arrival != "trace")
     throw Error(SourceLocation{s.file, 0, 0, "workload.rate_per_s"}, "plan needs a request rate (rate_per_s)");
@@ -1657,9 +1773,8 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
                       "of the requests (refused ones miss), and slo_attainment_fraction is no number; add slo: to plan for latency");
   // A devices.yaml entry that never applies, for an accelerator searched (serve and estimate say it
   // through the deployment's notes; plan had said nothing, 2026-12-05 review).
-  for (const auto& acc : accels)
-    if (cat.has_accelerator(acc))
-      for (const auto& n : data.match_notes(cat.accelerator(acc), cat.accelerator_ids())) r.notes.push_back(n);
+  for (const auto& part : parts)
+    for (const auto& n : data.match_notes(part, cat.accelerator_ids())) r.notes.push_back(n);
   // The search is over colocated replicas: a disaggregated study was costed as one of them with
   // no word (2026-12-04 review).
   if (s.serving.disaggregation)
@@ -1684,7 +1799,7 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
   // Where each accelerator's price came from (its system's node price, devices.yaml or the study),
   // said once per accelerator: usd_per_hour had no source.
   std::vector<std::pair<std::string, std::string>> price_sources;
-  for (const auto& acc : accels)
+  for (size_t ai = 0; ai < accels.size(); ++ai)
     for (int tp : P.tp)
       for (const auto& pol : policies)
         for (int mbs : P.max_batch_seqs) {
@@ -1694,9 +1809,12 @@ Result run_plan(StudySpec s, const Catalog& cat, const InferData& data) {
           // So do its system and the study's price and power overrides (cost:, power:): the plan
           // had priced the study's own accelerator from the catalog, and run it on the default
           // system, where serve of the same file honours them (2026-12-05 review).
-          const bool own = acc == s.deployment.accelerator;
+          const std::string& acc = parts[ai].id;
+          const bool own = acc == s.serving.deployment.accel.id;
           if (!own) c.deployment.memory_gib = 0;
-          c.deployment.accelerator = acc;
+          c.deployment.accelerator = accels[ai];
+          // Another accelerator runs on the first of the study's own systems holding it, else the
+          // catalog's (make_deployment).
           if (!own) c.deployment.system.clear();
           c.deployment.tp = tp;
           // Expert parallelism follows the candidate's tp: the largest degree valid at this tp

@@ -1,7 +1,9 @@
 #pragma once
 // The YAML description of an inference study (data/examples/infer-*.yaml, docs/inference.md):
-//   deployment: model, accelerator | system, engine, tp, pp, ep, expert_load_factor,
-//               weight/activation/kv formats
+//   deployment: model, accelerator | system (catalog id, system file or inline mapping), engine,
+//               tp, pp, ep, expert_load_factor, weight/activation/kv formats
+//   hardware:   accelerators, networks (as a training scenario's inline hardware), systems
+//               (the study's own; DeploymentSpec::hardware)
 //   serving:    policy, replicas, pipeline_batches, max_batch_seqs, max_batch_tokens, prefix_caching,
 //               request_table,
 //               speculative {draft_model, draft_tokens, acceptance}, disaggregation {...}

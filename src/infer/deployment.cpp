@@ -10,10 +10,12 @@
 
 namespace sextant::infer {
 
+namespace fs = std::filesystem;
+
 namespace {
 // The system whose link a replica runs on: the named one, else the first catalog system (by id)
 // holding the accelerator; null when none does (resolve_link and make_deployment's node check
-// read the same one).
+// read the same one; make_deployment names a study's own system holding it first).
 const System* replica_system(const Catalog& cat, const Accelerator& a, const std::string& system) {
   if (!system.empty()) return &cat.system(system);
   for (const auto& id : cat.system_ids())
@@ -36,6 +38,89 @@ std::string shown_data_file(const std::string& file) {
   }
 }
 }  // namespace
+
+void check_study_system_networks(const Catalog& cat, const System& s, const std::function<SourceLocation(const std::string&)>& at) {
+  for (const auto& [key, id] : {std::pair<std::string, std::string>{"scale_up.network", s.scale_up_network}, {"scale_out.network", s.scale_out_network}})
+    if (!id.empty() && !cat.has_network(id))
+      throw Error(at(key), "system '" + s.id + "' refers to unknown network '" + id + "'",
+                  valid_choices_hint(id, cat.network_ids()) + "; or describe the network under the study's hardware.networks");
+  const NetworkTech& up = cat.network(s.scale_up_network);
+  check_system_networks(s, up, nullptr, at("scale_up.network"));
+  if (!s.scale_out_network.empty()) check_system_networks(s, up, &cat.network(s.scale_out_network), at("scale_out.network"));
+}
+
+// A system file is read as load_accelerator_ref reads an accelerator file: beside the study that
+// names it (its `where`, "FILE (--set)" for an override), then from the working directory
+// (2026-12-06 review: `deployment.system=sys.yaml` was an "unknown system").
+SystemEntry load_system_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
+  if (cat.has_system(ref)) return SystemEntry{cat.system(ref), where, where};
+  std::string file = ref, want;
+  if (const size_t hash = ref.rfind('#'); hash != std::string::npos) {
+    file = ref.substr(0, hash);
+    want = ref.substr(hash + 1);
+  }
+  fs::path p = file;
+  std::error_code ec;
+  std::string study = where.file;
+  static const std::string kSetSuffix = " (--set)";
+  if (study.size() > kSetSuffix.size() && study.compare(study.size() - kSetSuffix.size(), kSetSuffix.size(), kSetSuffix) == 0)
+    study.resize(study.size() - kSetSuffix.size());
+  if (p.is_relative() && !study.empty() && fs::is_regular_file(study, ec)) {
+    const fs::path beside = fs::path(study).parent_path() / file;
+    if (fs::exists(beside, ec)) p = beside;
+  }
+  const std::string ext = p.extension().string();
+  const std::string forms = "a catalog system id (sextant catalog list systems), a system file (FILE or FILE#ID), or, in a study, "
+                            "an inline mapping of system fields";
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+    throw Error(where, "'" + file + "' is not a regular file (a folder, a device or a pipe)", "name " + forms);
+  if (!fs::is_regular_file(p, ec) && (file.find('/') != std::string::npos || ext == ".yaml" || ext == ".yml"))
+    throw Error(where, "system file '" + file + "' not found", "check the path, or name " + forms);
+  if (!fs::is_regular_file(p, ec) || (ext != ".yaml" && ext != ".yml"))
+    throw Error(where, "unknown system '" + ref + "' (not a catalog id, nor a system catalog file)",
+                valid_choices_hint(ref, cat.system_ids()) + "; or give " + forms);
+  const YamlMap m = YamlMap::load_file(p.string());
+  // One entry: the file's mapping itself, or its entries: list (with its sources: citations).
+  std::vector<YamlMap> entries;
+  std::map<std::string, std::string> sources;
+  if (!m.has("entries")) {
+    entries.push_back(m);
+  } else {
+    if (auto src = m.opt_map("sources")) {
+      for (const auto& k : src->keys()) sources[k] = src->str(k);
+      src->finish();
+    }
+    entries = m.map_list("entries");
+  }
+  std::vector<std::pair<System, const YamlMap*>> all;
+  for (const auto& e : entries) all.emplace_back(parse_system(e, sources), &e);
+  if (m.has("entries")) m.finish();
+  std::string ids;
+  const std::pair<System, const YamlMap*>* chosen = nullptr;
+  for (const auto& x : all) {
+    if (!want.empty() && x.first.id == want) chosen = &x;
+    ids += (ids.empty() ? "" : ", ") + x.first.id;
+  }
+  if (want.empty() && all.size() == 1) chosen = &all.front();
+  if (!chosen)
+    throw Error(where, want.empty() ? "'" + file + "' holds " + std::to_string(all.size()) + " systems"
+                                    : "'" + file + "' holds no system '" + want + "'",
+                "name one as " + file + "#ID: " + (ids.empty() ? std::string("(none)") : ids));
+  const System& sys = chosen->first;
+  const YamlMap& e = *chosen->second;
+  auto at = [&](const std::string& key) {
+    SourceLocation w = e.locate(key);
+    w.key = sys.id + "." + key;
+    return w;
+  };
+  // Its figures would run under the catalog system's name (as an inline one would; scenario.cpp).
+  if (cat.has_system(sys.id))
+    throw Error(at("id"), "system '" + sys.id + "' is already defined (" + shown_data_file(cat.system(sys.id).file) +
+                              "); a system file's entry needs an id of its own",
+                "name it, e.g., '" + sys.id + "-custom', or name that system by its id");
+  check_study_system_networks(cat, sys, at);
+  return SystemEntry{sys, at("accelerator"), at("node_power_w")};
+}
 
 Link resolve_link(const Catalog& cat, const InferData& data, const Accelerator& a, const std::string& system,
                   std::vector<std::string>* notes) {
@@ -74,18 +159,22 @@ DevicePrice resolve_price(const Catalog& cat, const InferData& data, const Accel
                   "system '" + sys.id + "' has a node price of 0 USD/h: infer needs a price > 0 to cost tokens at",
                   "a price > 0, or node_price_usd_per_hour: unknown for a price not known (devices.yaml's usd_per_hour is "
                   "then used, or the study's cost.usd_per_device_hour)");
+    // A study's own system (inline, a system file, hardware.systems) is named as the study's, not
+    // the catalog's (review of 2026-12-06).
+    const bool in_catalog = !cat.dir().empty() && sys.file.rfind(cat.dir(), 0) == 0;
+    const std::string named = in_catalog ? "catalog " + sys.id : "system " + sys.id + " (" + shown_data_file(sys.file) + ")";
     if (node.known && node.value > 0 && sys.gpus_per_node > 0) {
       // make_deployment refuses a system of another accelerator: the node price is for these devices.
       const double per_device = node.value / sys.gpus_per_node;
-      out.usd_per_device_hour = Sourced{per_device, "catalog " + sys.id + " node price " + format_double(node.value) + " USD/h / " +
+      out.usd_per_device_hour = Sourced{per_device, named + " node price " + format_double(node.value) + " USD/h / " +
                                                         std::to_string(sys.gpus_per_node) + " devices per node (" + cite(node) + ")",
                                         "", true};
       out.node_devices = sys.gpus_per_node;
-      out.source = "catalog " + sys.id + " node price " + format_double(node.value) + " USD/h, " + format_double(per_device) +
+      out.source = named + " node price " + format_double(node.value) + " USD/h, " + format_double(per_device) +
                    " USD per device-hour, whole nodes of " + std::to_string(sys.gpus_per_node) + " (" + cite(node) + ")";
       return out;
     }
-    unpriced_system = "system " + sys.id + " has no node price in the catalog: ";
+    unpriced_system = in_catalog ? "system " + sys.id + " has no node price in the catalog: " : named + " has no node price: ";
   }
   const DeviceProfile p = data.device(a);
   out.usd_per_device_hour = p.usd_per_hour;
@@ -149,7 +238,9 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
   return out;
 }
 
-Deployment make_deployment(const Catalog& cat, const InferData& data, const DeploymentSpec& s, const SourceLocation& where) {
+Deployment make_deployment(const Catalog& given_cat, const InferData& data, const DeploymentSpec& s, const SourceLocation& where) {
+  // Names resolve in the study's own hardware where it gives some (review of 2026-12-06).
+  const Catalog& cat = s.hardware ? *s.hardware : given_cat;
   Deployment d;
   auto at = [&](const std::string& key) {
     if (auto it = s.given_at.find(key); it != s.given_at.end()) return it->second;
@@ -305,13 +396,34 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
       std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), d.kv.name) == d.engine.kv_formats.end())
     throw Error(at("kv_format"), "engine " + d.engine.id + " has no " + d.kv.name + " KV cache (" + d.engine.kv_formats_source + ")",
                 "one of " + listed(d.engine.kv_formats));
-  if (!s.system.empty() && !cat.has_system(s.system))
-    throw Error(at("system"), "unknown system '" + s.system + "'", valid_choices_hint(s.system, cat.system_ids()));
-  if (!s.system.empty() && cat.system(s.system).accelerator != d.accel.id)
-    throw Error(at("system"), "system '" + s.system + "' holds " + cat.system(s.system).accelerator + ", not " + d.accel.id,
-                "leave the system out (the link of " + d.accel.id + "'s own system is used) or name one that holds it");
-  d.link = resolve_link(cat, data, d.accel, s.system, &d.data_notes);
-  d.price = resolve_price(cat, data, d.accel, s.system);
+  // The system: a catalog id or one of the study's own (its hardware catalog), else a system file
+  // (--system FILE, Python system=, read as load_system_ref reads it); none named, the first of the
+  // study's own systems holding the accelerator, else replica_system's catalog default. Before
+  // 2026-12-06 only a catalog id was taken, so a hypothetical accelerator had no link to run tp > 1
+  // on (review).
+  std::shared_ptr<Catalog> with_file;
+  std::string system = s.system;
+  if (!system.empty() && !cat.has_system(system)) {
+    const SystemEntry e = load_system_ref(cat, system, at("system"));
+    if (e.system.accelerator == d.accel.id) check_node_power(e.system, d.accel, e.node_power_at);
+    with_file = std::make_shared<Catalog>(cat);
+    with_file->add(e.system);
+    system = e.system.id;
+  }
+  if (system.empty())
+    for (const auto& id : s.study_systems)
+      if (cat.has_system(id) && cat.system(id).accelerator == d.accel.id) {
+        system = id;
+        break;
+      }
+  const Catalog& sys_cat = with_file ? *with_file : cat;
+  if (!system.empty() && sys_cat.system(system).accelerator != d.accel.id)
+    throw Error(at("system"), "system '" + system + "' holds " + sys_cat.system(system).accelerator + ", not " + d.accel.id,
+                "leave the system out (the link of " + d.accel.id + "'s own system is used) or name one that holds it: a catalog id, "
+                "a system file, or in a study an inline deployment.system or a hardware.systems entry with accelerator: " + d.accel.id +
+                " (docs/inference.md)");
+  d.link = resolve_link(sys_cat, data, d.accel, system, &d.data_notes);
+  d.price = resolve_price(sys_cat, data, d.accel, system);
   // Tensor (and expert) parallelism is modelled on the scale-up link: a TP group larger than the
   // domain it joins would run over the network, which this model does not describe.
   if (d.link.domain_devices > 0 && s.tp > d.link.domain_devices)
@@ -330,7 +442,7 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
   // A replica beyond the scale-up domain sends between stages over the scale-out fabric: a system
   // the catalog gives none (mosaic-h100: single-node use only) cannot hold it. Before 2026-12-05 tp 8
   // pp 2 on it ran, its cross-node sends priced on NVLink (review).
-  if (const System* sys = replica_system(cat, d.accel, s.system);
+  if (const System* sys = replica_system(sys_cat, d.accel, system);
       sys && sys->scale_out_network.empty() && d.link.domain_devices > 0 && d.par.devices() > d.link.domain_devices)
     throw Error(at(!s.system.empty() ? "system" : s.pp > 1 ? "pp" : "tp"),
                 "system '" + sys->id + "' has no scale-out fabric in the catalog (nodes of " + std::to_string(sys->gpus_per_node) + " " +
@@ -343,10 +455,12 @@ Deployment make_deployment(const Catalog& cat, const InferData& data, const Depl
     const std::string key = !s.system.empty() ? "system" : s.tp > 1 ? "tp" : s.pp > 1 ? "pp" : "ep";
     const int n = key == "tp" ? s.tp : key == "pp" ? s.pp : s.ep;
     throw Error(at(key),
-                (key == "system" ? std::string("system '") + s.system + "' gives" : key + " " + std::to_string(n) + " needs " + std::to_string(d.par.devices()) +
-                                                                                       " devices, and the catalog gives") +
+                (key == "system" ? std::string("system '") + system + "' gives" : key + " " + std::to_string(n) + " needs " + std::to_string(d.par.devices()) +
+                                                                                     " devices, and the catalog gives") +
                     " no link between " + d.accel.id + " devices to carry their traffic",
-                "run it on one device, or give a system holding " + d.accel.id + " with a scale-up link (or link_bandwidth_gb_per_s in data/infer/devices.yaml)");
+                "run it on one device, or give a system holding " + d.accel.id + " with a scale-up link: --system or deployment.system as a "
+                "catalog id or a system file, in a study an inline deployment.system or a hardware.systems entry (docs/inference.md); "
+                "or link_bandwidth_gb_per_s in data/infer/devices.yaml");
   }
   // The plan's own checks name parallel.tp and the like without a place: name the field where it
   // was given (a study file's deployment.tp and its line, or --tp; before 2026-12-03 neither).

@@ -1,7 +1,9 @@
 #pragma once
 // Building a Deployment from names: model (catalog id, YAML or config.json), accelerator,
 // engine, system (optional), parallelism and formats.
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,7 +41,38 @@ struct DeploymentSpec {
   // line, or the command-line option (--tp, --weights). Errors about a field name it there; a field
   // not listed is named by make_deployment's `where` and the field name.
   std::map<std::string, SourceLocation> given_at;
+  // A study's own hardware (review of 2026-12-06: a hypothetical accelerator could only run on one
+  // device, as no study could name the link between its devices): the catalog with the study's
+  // hardware: entries and its inline or file systems added (load_study), which make_deployment
+  // resolves names in instead of the catalog it is given; null: none. Shared by the copies of the
+  // spec a plan makes.
+  std::shared_ptr<const Catalog> hardware;
+  // Ids of the systems the study gives (deployment.system inline or as a file, hardware.systems),
+  // in that order: with no system named, the first of them holding the accelerator is the
+  // replica's system (its link and node price), before any catalog system.
+  std::vector<std::string> study_systems;
 };
+
+// A system as a study or a command line gives it beside a catalog id (load_system_ref): the entry,
+// and where its accelerator and node power are written (for the checks its accelerator allows).
+struct SystemEntry {
+  System system;
+  SourceLocation accelerator_at, node_power_at;
+};
+
+// A system named by catalog id (accelerator_at and node_power_at are then `where`), or by the path
+// of a system catalog file (its one entry, or FILE#ID for one of several; a file of one mapping
+// too), read beside the study that names it, then from the working directory, as an accelerator
+// file is (load_accelerator_ref). A file's entry needs an id cat does not have; its networks are
+// checked as the catalog's are (check_study_system_networks); its accelerator is the caller's to
+// check. Errors name the file, line and key; an unknown name lists the catalog's systems.
+SystemEntry load_system_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where);
+
+// The checks Catalog::load makes of a catalog system's networks, for one a study gives: each known
+// in cat (unknown: valid choices listed), the scale-up one of kind scale_up or pcie and the
+// scale-out one of kind scale_out, with bandwidths (check_system_networks). at(key) locates the
+// entry's key (scale_up.network).
+void check_study_system_networks(const Catalog& cat, const System& s, const std::function<SourceLocation(const std::string&)>& at);
 
 // The scale-up link of a replica: the named system's, else that of the first catalog system
 // (by id) holding the accelerator, else the device profile's link; zero when none is known.

@@ -1829,11 +1829,80 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             self.assertEqual(sv["completed_count"], 20)
             pl = run_json("infer", "plan", f)
             accels = rows(pl["tables"]["candidates"])
-            self.assertEqual([r["accelerator"] for r in accels], ["xpu.yaml", "h100-sxm-80gb"])
+            # By the part's id, as serve and the notes name it (the file's name before 2026-12-06's review).
+            self.assertEqual([r["accelerator"] for r in accels], ["my-xpu", "h100-sxm-80gb"])
             self.assertEqual(accels[0]["status"], "ok", accels[0])
             p = run("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", os.path.join(d, "nope.yaml"), ok=False)
             self.assertEqual(p.returncode, 2)
             self.assertIn("accelerator file", p.stderr)
+
+    def test_a_hypothetical_part_runs_tp2_on_a_system_the_study_gives(self):
+        """Review of 2026-12-06: a hypothetical accelerator ran on one device only. At tp 2 the error
+        asked for "a system holding xpu-1 with a scale-up link", which a study could not give:
+        deployment.system=sys.yaml was an "unknown system", an inline mapping "expected a string",
+        `hardware:` an unknown key, and plan's xpu.yaml candidates at tp 2 failed alike (its table
+        naming the part xpu.yaml, its notes xpu-1). A system file, an inline system and a
+        hardware: block now give it its link, as a training scenario's inline hardware does."""
+        ex = os.path.join("data", "examples", "infer-llama3-8b-h100.yaml")
+        with tempfile.TemporaryDirectory() as d:
+            xpu = os.path.join(d, "xpu.yaml")
+            with open(xpu, "w") as fh:
+                fh.write("entries:\n  - id: xpu-1\n    name: Hypothetical XPU\n    vendor: nvidia\n    kind: gpu\n    year: 2027\n"
+                         "    peak_tflops:\n      bf16: {value: 989.4, estimated: \"same as h100\"}\n"
+                         "    memory_gib: {value: 80, estimated: \"x\"}\n"
+                         "    memory_bandwidth_gb_per_s: {value: 3350, estimated: \"x\"}\n"
+                         "    tdp_w: {value: 700, estimated: \"x\"}\n")
+            sysf = os.path.join(d, "sys.yaml")
+            with open(sysf, "w") as fh:
+                fh.write("entries:\n  - {id: xpu-node, name: XPU node, accelerator: xpu-1, gpus_per_node: 8,"
+                         " scale_up: {network: nvlink4, domain_gpus: 8}, node_price_usd_per_hour: {value: 24, estimated: \"x\"}}\n")
+            base = ("infer", "estimate", ex, "--set", "deployment.accelerator=" + xpu, "--set", "deployment.tp=2")
+            p = run(*base, ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("no link between xpu-1 devices", p.stderr)
+            self.assertIn("inline deployment.system or a hardware.systems entry", p.stderr)
+            # A system file: its link and its node price (3 USD per device-hour, in whole nodes).
+            e = scalars(run_json(*base, "--set", "deployment.system=" + sysf))
+            self.assertEqual((e["accelerator"], e["devices_count"]), ("xpu-1", 2))
+            self.assertAlmostEqual(e["usd_per_device_hour"], 3.0, places=9)
+            self.assertIn("system xpu-node (", e["price_source"])
+            # The same system inline: the same speeds.
+            inline = scalars(run_json(*base, "--set", "deployment.system={id: xpu-node, name: XPU node, accelerator: xpu-1, "
+                                      "gpus_per_node: 8, scale_up: {network: nvlink4, domain_gpus: 8}}"))
+            self.assertEqual(inline["time_per_output_token_s"], e["time_per_output_token_s"])
+            # The link is the study's own: a slower one decodes slower at tp 2.
+            def on_link(gb_per_s):
+                return scalars(run_json(*base, "--set", "deployment.system={id: xpu-node, name: XPU node, accelerator: xpu-1, "
+                                        "gpus_per_node: 8, scale_up: {network: my-link}}",
+                                        "--set", "hardware.networks=[{id: my-link, name: Mine, kind: scale_up, "
+                                        "bandwidth_gb_per_s: {value: %g, estimated: x}, latency_us: {value: 3, estimated: x}}]" % gb_per_s))
+            self.assertGreater(on_link(25)["time_per_output_token_s"], on_link(900)["time_per_output_token_s"])
+            # --system FILE without a study.
+            cli = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", xpu, "--system", sysf, "--tp", "2"))
+            self.assertEqual(cli["devices_count"], 2)
+            # A plan over a catalog part and the file, its system in hardware.systems: both run at tp 2,
+            # named by id in the table as in the notes.
+            f = os.path.join(d, "plan.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                         "hardware:\n  systems:\n    - {id: xpu-node, name: XPU node, accelerator: xpu-1, gpus_per_node: 8,"
+                         " scale_up: {network: nvlink4, domain_gpus: 8}}\n"
+                         "workload: {arrival: poisson, rate_per_s: 2, requests: 20, prompt: {dist: fixed, mean: 500},"
+                         " output: {dist: fixed, mean: 50}}\nslo: {ttft_s: 1.0, tpot_s: 0.05}\n"
+                         "plan: {accelerators: [h100-sxm-80gb, xpu.yaml], tp: [2], max_batch_seqs: [64], requests: 40}\n")
+            pl = run_json("infer", "plan", f)
+            cands = rows(pl["tables"]["candidates"])
+            self.assertEqual([(r["accelerator"], r["status"]) for r in cands], [("h100-sxm-80gb", "ok"), ("xpu-1", "ok")])
+            self.assertTrue(any(n.startswith("price of xpu-1: system xpu-node") for n in pl["notes"]), pl["notes"])
+            # Strict: a catalog id inline, an unknown network at its key.
+            p = run(*base, "--set", "deployment.system={id: dgx-h100, name: X, accelerator: xpu-1, gpus_per_node: 8, "
+                    "scale_up: {network: nvlink4}}", ok=False)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("key 'deployment.system.id': system 'dgx-h100' is already in the catalog", p.stderr)
+            p = run(*base, "--set", "deployment.system={id: n, name: X, accelerator: xpu-1, gpus_per_node: 8, "
+                    "scale_up: {network: nvlink44}}", ok=False)
+            self.assertIn("key 'deployment.system.scale_up.network': system 'n' refers to unknown network 'nvlink44'", p.stderr)
+            self.assertIn("did you mean 'nvlink4'?", p.stderr)
 
     def test_a_refusal_for_the_largest_pass_says_so(self):
         """GPT-OSS-120B requests of 101,041 tokens fit the 109,232 tokens of cache at their last
