@@ -81,7 +81,7 @@ void add_infer_command(CLI::App& app) {
   SEXTANT_DEP_FIELD(model, "--model", "Model: catalog id, YAML or config.json (required without a study file)");
   SEXTANT_DEP_FIELD(accelerator, "--accelerator", "Accelerator id (GPU, or SoC such as apple-m2-max-30c; required without a study file)");
   SEXTANT_DEP_FIELD(engine, "--engine", "Engine profile (data/infer/engines.yaml; default generic)");
-  SEXTANT_DEP_FIELD(system, "--system", "System id for the TP/PP link (default: one holding the accelerator)");
+  SEXTANT_DEP_FIELD(system, "--system", "System for the TP/PP link: a catalog id, or a system file (FILE or FILE#ID; default: one holding the accelerator)");
   SEXTANT_DEP_FIELD(tp, "--tp", "Tensor-parallel degree (default 1)");
   SEXTANT_DEP_FIELD(pp, "--pp", "Pipeline-parallel degree (default 1)");
   SEXTANT_DEP_FIELD(ep, "--ep", "Expert-parallel degree, divides tp (default 1)");

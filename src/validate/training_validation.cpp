@@ -273,9 +273,13 @@ Scenario scenario_from_training_row(const CsvTable& t, size_t r, const Catalog& 
   };
   auto choice_col = [&](const char* col, const std::vector<std::string>& valid) {
     const std::string v = trimmed(col);
-    if (std::find(valid.begin(), valid.end(), v) == valid.end())
-      throw Error(cell(t, r, col), "'" + v + "' is not a valid " + col,
-                  valid_choices_hint(v, valid));
+    if (std::find(valid.begin(), valid.end(), v) == valid.end()) {
+      // The empty choice is shown as "empty": it had read "valid: true, false, , unknown" (review
+      // of 2026-12-06).
+      std::vector<std::string> shown;
+      for (const auto& c : valid) shown.push_back(c.empty() ? "empty" : c);
+      throw Error(cell(t, r, col), "'" + v + "' is not a valid " + col, valid_choices_hint(v, shown));
+    }
     return v;
   };
   // A boolean cell in any letter case: pandas and spreadsheets write True/False and TRUE/FALSE,
@@ -525,7 +529,6 @@ void apply(Scenario& s, const FittedConstants& f) {
   // The fit is of one symmetric half-dimension: it applies to every role (m, n, k).
   s.accelerator.gemm_half_dim_m = s.accelerator.gemm_half_dim_n = s.accelerator.gemm_half_dim_k = Sourced{};
 }
-double predict(const Estimator& est, const Scenario& s) { return est.run(ir::lower(s)).step_time_s; }
 }  // namespace
 
 std::string known_issue_of(const CsvTable& t, size_t row) {
@@ -560,37 +563,86 @@ std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<
     FittedConstants best;
     best.accelerator = acc;
     best.rows = idx.size();
-    double best_cost = 1e300;
-    for (double half : {32.0, 64.0, 128.0, 256.0, 512.0, 1024.0}) {
-      // The cost is convex in log(sustained): golden-section search on [0.3, 1.2].
-      auto cost = [&](double sus) {
-        FittedConstants f{acc, sus, half, 0};
-        double c = 0;
-        for (size_t i : idx) {
-          Scenario s = rows[i];
-          apply(s, f);
-          c += std::fabs(std::log(predict(est, s) / target_step_time_of(t, i)));
-        }
-        return c;
-      };
-      double lo = 0.3, hi = 1.2;
+    // Each row is lowered once: lowering reads none of the two constants (only the compute model
+    // does), so the workloads stay valid as the constants of their scenarios change. The search
+    // below evaluates some 700 points an accelerator (2026-12-06).
+    std::vector<Scenario> sc;
+    sc.reserve(idx.size());  // no reallocation: each workload points at its scenario
+    std::vector<ir::Workload> ws;
+    std::vector<double> target;
+    for (size_t i : idx) {
+      sc.push_back(rows[i]);
+      ws.push_back(ir::lower(sc.back()));
+      target.push_back(target_step_time_of(t, i));
+    }
+    auto cost = [&](double sus, double half) {
+      const FittedConstants f{acc, sus, half, 0};
+      double c = 0;
+      for (size_t j = 0; j < sc.size(); ++j) {
+        apply(sc[j], f);
+        c += std::fabs(std::log(est.run(ws[j]).step_time_s / target[j]));
+      }
+      return c;
+    };
+    // The best sustained fraction for one half-dimension, rounded as reported, and its cost. The
+    // cost is convex in log(sustained): golden-section search on [kFitSustainedLo, kFitSustainedHi].
+    struct Point {
+      double sus = 0, half = 0, cost = std::numeric_limits<double>::infinity();
+    };
+    auto best_sustained = [&](double half) {
+      double lo = kFitSustainedLo, hi = kFitSustainedHi;
       const double g = (std::sqrt(5.0) - 1) / 2;
-      double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = cost(x1), f2 = cost(x2);
+      double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = cost(x1, half), f2 = cost(x2, half);
       for (int it = 0; it < 24; ++it) {
         if (f1 < f2) {
-          hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = cost(x1);
+          hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = cost(x1, half);
         } else {
-          lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = cost(x2);
+          lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = cost(x2, half);
         }
       }
       const double sus = std::round(0.5 * (lo + hi) * 1000) / 1000;
-      const double c = cost(sus);
-      if (c < best_cost) {
-        best_cost = c;
-        best.sustained_compute_fraction = sus;
-        best.gemm_half_dim = half;
+      return Point{sus, half, cost(sus, half)};
+    };
+    // The half-dimension (review of 2026-12-06): it had been tried at 32, 64, ..., 1024 only, and
+    // a fold of leave-one-source-out put the A100-80GB at 32, the grid's bottom, with the objective
+    // still falling below it. Now 0 (no shape term) and every power of two from 1 to
+    // kFitHalfDimMax, then a golden-section search in log(half) between the best one's
+    // neighbours; the optimum, rounded to whole elements, says when it lies on a bound.
+    std::vector<Point> grid{best_sustained(0.0)};
+    for (double h = 1; h <= kFitHalfDimMax; h *= 2) grid.push_back(best_sustained(h));
+    size_t k = 0;
+    for (size_t j = 1; j < grid.size(); ++j)
+      if (grid[j].cost < grid[k].cost) k = j;
+    Point opt = grid[k];
+    if (k > 0 && k + 1 < grid.size()) {
+      // Between the neighbours in log2(half): half the best's down to twice it.
+      double lo = std::log2(grid[k].half) - 1, hi = std::log2(grid[k].half) + 1;
+      const double g = (std::sqrt(5.0) - 1) / 2;
+      double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+      Point p1 = best_sustained(std::exp2(x1)), p2 = best_sustained(std::exp2(x2));
+      for (int it = 0; it < 8; ++it) {  // the bracket, 2 in log2, to 0.04 (3% in half)
+        if (p1.cost < p2.cost) {
+          hi = x2; x2 = x1; p2 = p1; x1 = hi - g * (hi - lo); p1 = best_sustained(std::exp2(x1));
+        } else {
+          lo = x1; x1 = x2; p1 = p2; x2 = lo + g * (hi - lo); p2 = best_sustained(std::exp2(x2));
+        }
       }
+      const Point r = best_sustained(std::round(std::exp2(0.5 * (lo + hi))));
+      if (r.cost < opt.cost) opt = r;
     }
+    best.sustained_compute_fraction = opt.sus;
+    best.gemm_half_dim = opt.half;
+    best.objective = opt.cost;
+    // A bound of the search is not an optimum the data chose: said (0 is the shape term's own
+    // bound, no penalty for small GEMMs; the others are the search's).
+    if (opt.half <= 0)
+      best.at_bound = "gemm_half_dim at 0, its lower bound (no shape term)";
+    else if (opt.half >= kFitHalfDimMax)
+      best.at_bound = "gemm_half_dim at the search's upper bound " + format_double(kFitHalfDimMax);
+    const double step = 0.001;
+    if (opt.sus <= kFitSustainedLo + step || opt.sus >= kFitSustainedHi - step)
+      best.at_bound += std::string(best.at_bound.empty() ? "" : "; ") + "sustained_compute_fraction at the search's bound " +
+                       format_double(opt.sus <= kFitSustainedLo + step ? kFitSustainedLo : kFitSustainedHi);
     out.push_back(best);
   }
   return out;
@@ -626,7 +678,11 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   rows.add_f64("predicted_step_time_s");
   rows.add_f64("target_step_time_s");
   rows.add_f64("error_pct");
+  // MFU, both with the model's FLOP count (causal attention at its mean key length): over the
+  // predicted step, and over the measured (target) step. The docs had called the first "the
+  // model's FLOPs over the measured step" (review of 2026-12-06), which only the second is.
   rows.add_f64("predicted_mfu_fraction");
+  rows.add_f64("measured_mfu_fraction");
   rows.add_f64("exposed_comm_share_fraction");
   rows.add_f64("bubble_share_fraction");
   rows.add_str("fits_memory");
@@ -667,8 +723,15 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     ft.add_i64("rows_count");
     ft.add_f64("sustained_compute_fraction");
     ft.add_f64("gemm_half_dim");
+    // The objective at the optimum, and a bound of the search the optimum lies on (review of
+    // 2026-12-06: the half-dimension's grid had ended at 32, and an optimum there read as chosen).
+    ft.add_f64("sum_abs_log_ratio");
+    ft.add_str("at_search_bound");
     for (const auto& f : fitted) {
-      ft.add_row({f.accelerator, int64_t(f.rows), f.sustained_compute_fraction, f.gemm_half_dim});
+      ft.add_row({f.accelerator, int64_t(f.rows), f.sustained_compute_fraction, f.gemm_half_dim, f.objective, f.at_bound});
+      if (!f.at_bound.empty())
+        r.notes.push_back("--fit: " + f.accelerator + "'s optimum lies on a bound of the search (" + f.at_bound +
+                          "): the rows would take a value beyond it, which the search does not try");
       for (auto& s : scen)
         if (s.accelerator.id == f.accelerator) apply(s, f);
     }
@@ -681,7 +744,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     const double target = target_step_time_of(t, i);
     const double err = (e.step_time_s - target) / target * 100.0;
     rows.add_row({cell_text(t, i, "id"), cell_text(t, i, "source"), cell_text(t, i, "model"), int64_t{s.num_gpus}, e.step_time_s, target, err,
-                  e.mfu_fraction, e.exposed_comm_s / e.step_time_s, e.bubble_s / e.step_time_s,
+                  e.mfu_fraction, e.mfu_fraction * e.step_time_s / target, e.exposed_comm_s / e.step_time_s, e.bubble_s / e.step_time_s,
                   std::string(e.fits ? "true" : "false"), e.memory.total_bytes(), e.memory_capacity_bytes, known_issue_of(t, i)});
     by_source[cell_text(t, i, "source")].push_back(err);
     all.push_back(err);
@@ -729,7 +792,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
       std::set<std::string> in_sample;  // accelerators of the held-out rows no other source could refit
       for (const auto& f : fitted)
         desc += (desc.empty() ? "" : "; ") + f.accelerator + " sustained=" + format_double(f.sustained_compute_fraction) +
-                " half_dim=" + format_double(f.gemm_half_dim);
+                " half_dim=" + format_double(f.gemm_half_dim) + (f.at_bound.empty() ? "" : " (" + f.at_bound + ")");
       for (size_t i = 0; i < t.rows(); ++i) {
         if (cell_text(t, i, "source") != src) continue;
         Scenario s = scen_catalog[i];

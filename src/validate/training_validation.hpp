@@ -58,9 +58,18 @@ struct FittedConstants {
   double sustained_compute_fraction = 1.0;
   double gemm_half_dim = 128;
   size_t rows = 0;
+  double objective = 0;   // the sum of |log(predicted / target)| over the rows at these values
+  std::string at_bound;   // empty, or which constant lies on a bound of the search (review of 2026-12-06)
 };
-// Fits each accelerator's constants on the rows whose source is not `exclude_source`, by grid
-// search minimising the sum of |log(predicted / target)|.
+// The search's bounds: sustained_compute_fraction in [kFitSustainedLo, kFitSustainedHi],
+// gemm_half_dim in [0, kFitHalfDimMax] elements.
+inline constexpr double kFitSustainedLo = 0.3, kFitSustainedHi = 1.2, kFitHalfDimMax = 16384;
+// Fits each accelerator's constants on the rows whose source is not `exclude_source` (and not
+// citing a known_issue), minimising the sum of |log(predicted / target)|: for gemm_half_dim 0 and
+// each power of two up to kFitHalfDimMax the best sustained fraction (golden-section search), then
+// a golden-section search in log(gemm_half_dim) between the best power's neighbours
+// (docs/validation.md, Fitted constants). sustained_compute_fraction is rounded to 0.001 and
+// gemm_half_dim to whole elements.
 std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<Scenario>& rows,
                                            const std::string& exclude_source = {});
 

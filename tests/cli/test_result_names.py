@@ -72,7 +72,8 @@ COMMANDS = [
     ["estimate", "examples/deepseek-v3-h800-2k.yaml"],
     ["simulate", "data/examples/llama3-70b-h100.yaml", "--straggler", "17=1.3"],
     ["simulate", "data/examples/llama3-70b-h100.yaml", "--all-ranks"],
-    ["validate", "data/validation/training.csv"],
+    # --fit: the fitted_constants table too (its objective and bound columns, review of 2026-12-06)
+    ["validate", "data/validation/training.csv", "--fit"],
     ["validate", "data/validation/inference.csv"],
     ["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "64",
      "--seq-len", "4096"],

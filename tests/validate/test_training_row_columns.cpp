@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -463,5 +465,100 @@ TEST(TrainingRowColumns, BooleansInAnyLetterCase) {
   for (const char* bad : {"yes", "1", "Tru"}) {
     EXPECT_THROW(scenario(with_extra("") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", bad, 1.0)), Error) << bad;
     EXPECT_THROW(scenario(with_extra(",qk_norm") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", "true", 1.0, std::string(",") + bad)), Error) << bad;
+  }
+}
+
+// Question (review of 2026-12-06): does an invalid sequence_parallel name its empty choice? The hint
+// had read "valid: true, false, , unknown".
+TEST(TrainingRowColumns, TheEmptyChoiceIsNamed) {
+  try {
+    scenario(with_extra("") + gpt_row("R1", 24, "2,1,4,1,1,1,1,64", "yes", 1.0));
+    ADD_FAILURE() << "sequence_parallel=yes accepted";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("sequence_parallel"), std::string::npos) << what;
+    EXPECT_NE(what.find("valid: true, false, empty, unknown"), std::string::npos) << what;
+    EXPECT_EQ(what.find(", ,"), std::string::npos) << what;
+  }
+}
+
+// Question (review of 2026-12-06): does --fit find the constants that made the step times, when
+// the half-dimension is not a power of two, and say when the optimum lies on a bound of its
+// search? gemm_half_dim had been tried at 32, 64, ..., 1024 only: an optimum between or below
+// them came out as the nearest grid value, and one at the bottom of the grid read as chosen.
+namespace {
+// Two rows whose GEMMs differ in width (tp 8: 256-wide; tp 1: 2048), measured as the model gives
+// them with the constants (sus, half) on the H100.
+std::string rows_made_with(double sus, double half) {
+  const std::string plans[] = {"8,1,1,1,1,1,4,256", "1,1,8,1,1,1,4,256", "2,1,4,1,1,1,1,64"};
+  std::string text = with_extra("");
+  int n = 0;
+  for (const auto& plan : plans) {
+    const auto probe = CsvTable::parse(with_extra("") + gpt_row("P", 24, plan, "false", 1.0), "rows.csv");
+    Scenario s = scenario_from_training_row(probe, 0, *frozen());
+    s.accelerator.sustained_compute_fraction = Sourced{sus, "test", "", true};
+    s.accelerator.gemm_half_dim = Sourced{half, "test", "", true};
+    s.accelerator.gemm_half_dim_m = s.accelerator.gemm_half_dim_n = s.accelerator.gemm_half_dim_k = Sourced{};
+    char target[32];
+    std::snprintf(target, sizeof target, "%.9g", estimate_step(ir::lower(s)).step_time_s);
+    std::string line = gpt_row("R" + std::to_string(++n), 24, plan, "false", 1.0);
+    line.replace(line.rfind(',') + 1, std::string::npos, std::string(target) + "\n");
+    text += line;
+  }
+  return text;
+}
+std::vector<FittedConstants> fit_of(const std::string& text) {
+  const auto t = CsvTable::parse(text, "rows.csv");
+  std::vector<Scenario> scen;
+  for (size_t i = 0; i < t.rows(); ++i) scen.push_back(scenario_from_training_row(t, i, *frozen()));
+  return fit_constants(t, scen);
+}
+}  // namespace
+
+TEST(TrainingRowColumns, TheFitFindsAHalfDimensionOffTheGridAndSaysWhenItIsOnABound) {
+  {
+    const auto f = fit_of(rows_made_with(0.85, 45));
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_NEAR(f[0].sustained_compute_fraction, 0.85, 0.005);
+    EXPECT_NEAR(f[0].gemm_half_dim, 45, 45 * 0.1);  // the grid's nearest, 32 or 64, is 29% off
+    EXPECT_LT(f[0].objective, 1e-3);
+    EXPECT_EQ(f[0].at_bound, "");
+  }
+  {
+    // No shape term at all: 0, the half-dimension's own bound, said.
+    const auto f = fit_of(rows_made_with(0.8, 0));
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].gemm_half_dim, 0);
+    EXPECT_NEAR(f[0].sustained_compute_fraction, 0.8, 0.005);
+    EXPECT_NE(f[0].at_bound.find("gemm_half_dim at 0"), std::string::npos) << f[0].at_bound;
+  }
+  {
+    // Faster than the search's largest sustained fraction allows: said, in the table and a note.
+    const std::string text = rows_made_with(1.6, 256);
+    const auto f = fit_of(text);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_DOUBLE_EQ(f[0].sustained_compute_fraction, kFitSustainedHi);
+    EXPECT_NE(f[0].at_bound.find("sustained_compute_fraction at the search's bound 1.2"), std::string::npos) << f[0].at_bound;
+    namespace fs = std::filesystem;
+    const fs::path file = fs::temp_directory_path() / ("sextant-test-fit-bound-" + std::to_string(getpid()) + ".csv");
+    std::ofstream(file) << text;
+    ValidationOptions o;
+    o.fit = o.leave_one_source_out = true;
+    const Result r = validate_training_csv(file.string(), *frozen(), o);
+    fs::remove(file);
+    const Table* ft = r.table("fitted_constants");
+    ASSERT_NE(ft, nullptr);
+    EXPECT_EQ(ft->column("at_search_bound").str[0], f[0].at_bound);
+    // The objective the search reports (on workloads lowered once) is the rows' own at the fitted
+    // constants, each row lowered anew by the harness.
+    const Table* rows = r.table("validation_rows");
+    ASSERT_NE(rows, nullptr);
+    double sum = 0;
+    for (size_t i = 0; i < rows->column("id").size(); ++i)
+      sum += std::fabs(std::log(rows->column("predicted_step_time_s").f64[i] / rows->column("target_step_time_s").f64[i]));
+    EXPECT_NEAR(ft->column("sum_abs_log_ratio").f64[0], sum, 1e-9);
+    bool noted = false;
+    for (const auto& n : r.notes) noted = noted || n.find("lies on a bound of the search") != std::string::npos;
+    EXPECT_TRUE(noted);
   }
 }
