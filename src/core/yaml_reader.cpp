@@ -637,6 +637,32 @@ YAML::Node without_marks(const YAML::Node& n, const std::string& key, size_t& bu
 }
 }  // namespace
 
+namespace {
+// The first place in `root` other than `own` where `target` (a mapping or list) is reached: the
+// file gives it once and uses it again through an alias (`prompt: &d {...}` ... `output: *d`).
+// Empty where it is reached only at `own`, or when the walk passes `budget` nodes (an alias bomb is
+// refused by the readers; this check does not wait on it).
+std::string shared_elsewhere(const YAML::Node& node, const YAML::Node& target, const std::string& path, const std::string& own,
+                             size_t& budget) {
+  if (budget == 0) return {};
+  --budget;
+  if (node.is(target) && path != own) return path;
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+      const std::string found = shared_elsewhere(kv.second, target, path.empty() ? k : path + "." + k, own, budget);
+      if (!found.empty()) return found;
+    }
+  } else if (node.IsSequence()) {
+    for (size_t i = 0; i < node.size(); ++i) {
+      const std::string found = shared_elsewhere(node[i], target, path + "[" + std::to_string(i) + "]", own, budget);
+      if (!found.empty()) return found;
+    }
+  }
+  return {};
+}
+}  // namespace
+
 void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value) {
   apply_yaml_override(root, key, value, std::string());
 }
@@ -741,6 +767,29 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
                       ? "'" + parts[i] + "' is '" + next.Scalar() + "' here (a name or a file, not a mapping): write its content inline " +
                             "under '" + parts[i] + ":' to set keys inside it, or edit that file"
                       : std::string());
+    }
+    // A mapping or list the file shares through an alias: a key set or removed inside it would
+    // change every place that uses it (`--set workload.output.max=null` with `output: *d` had
+    // removed the prompt's max too; review of 2026-12-06). Refused, naming the other place.
+    // (A list that holds the key is rebuilt in its parent, below, not written into: its own place only.)
+    if (!(next.IsSequence() && i + 2 == parts.size() && !remove)) {
+      std::string own;
+      YAML::Node walk = root;
+      for (size_t j = 0; j <= i; ++j) {
+        if (walk.IsSequence()) {
+          own += "[" + parts[j] + "]";
+          walk.reset(walk[index_in(walk, parts[j])]);
+        } else {
+          own += (own.empty() ? "" : ".") + parts[j];
+          walk.reset(walk[parts[j]]);
+        }
+      }
+      size_t budget = 1'000'000;
+      const std::string other = shared_elsewhere(root, next, "", own, budget);
+      if (!other.empty())
+        throw Error(SourceLocation{in_file, 0, 0, key},
+                    "'" + own + "' is the same node as '" + other + "' (an alias, *NAME, of one anchored value): setting or removing a key inside it would change both",
+                    "write '" + own + "' out in full in the file, or set the whole value (--set " + own + (next.IsSequence() ? "=[...])" : "={...})"));
     }
     cur.reset(next);
   }
