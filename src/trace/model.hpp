@@ -215,9 +215,11 @@ struct RankTrace {
   // another of their category on their thread (same pid, tid, ts and dur), in event order: their
   // times cannot tell which one encloses the other, and the one recorded first (the smaller
   // External id) is the caller. Only such ties are kept (a few per thousand operators), not every
-  // operator's id; events of no tie, or without an External id, have none. (Review of
-  // 2026-12-06: the order in the file had decided, so that a shuffled trace changed
-  // kernel_sequences and the roofline.) While scan_trace runs it holds every such event's id.
+  // operator's id; events of no tie, or without an External id, have none. A tie counts whether
+  // or not its other members have an id, so that one with an id tied with one without keeps it
+  // (and encloses it). (Review of 2026-12-06: the order in the file had decided, so that a
+  // shuffled trace changed kernel_sequences and the roofline.) While scan_trace runs it holds
+  // every such event, with its id or -1.
   std::vector<TiedExternalId> tied_external_ids;
   Diagnostics diagnostics;
 

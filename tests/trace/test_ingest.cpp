@@ -1459,3 +1459,47 @@ TEST(Ingest, ExternalIdsOfOperatorsTiedInTimeAreKept) {
     std::filesystem::remove(p);
   }
 }
+
+// In a tie between an operator with an External id and one without, is the one with the id kept
+// and taken as the enclosing one, whatever the names and the file's order? (Review of 2026-12-06:
+// only operators with an id took part in finding ties, so the one with an id had no partner, lost
+// its id, and the tie went by name: aten::addmm enclosed aten::linear.)
+TEST(Ingest, TieOfAnOperatorWithAnIdAndOneWithoutKeepsTheId) {
+  auto ev = [](const char* cat, const char* name, int tid, int ts, int dur, int ext) {
+    return std::string(R"({"ph": "X", "cat": ")") + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": )" +
+           std::to_string(tid) + R"(, "ts": )" + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) +
+           (ext >= 0 ? R"(, "args": {"External id": )" + std::to_string(ext) + "}}" : std::string("}"));
+  };
+  const std::vector<std::string> events = {
+      ev("cpu_op", "aten::linear", 1, 100, 50, 10),  // tied with aten::addmm, which has no id
+      ev("cpu_op", "aten::addmm", 1, 100, 50, -1),
+      ev("cpu_op", "aten::mm", 1, 200, 5, -1),       // tied with aten::bmm: neither has an id
+      ev("cpu_op", "aten::bmm", 1, 200, 5, -1),
+      ev("cpu_op", "aten::add", 1, 300, 5, 20),      // alone
+  };
+  auto doc = [](const std::vector<std::string>& e) {
+    std::string s = R"({"traceEvents": [)";
+    for (size_t i = 0; i < e.size(); ++i) s += (i ? ",\n" : "") + e[i];
+    return s + "]}";
+  };
+  const std::vector<std::string> reversed(events.rbegin(), events.rend());
+  for (const auto* order : {&events, &reversed}) {
+    for (size_t chunk : {size_t{64}, size_t{1} << 20}) {
+      const RankTrace t = scan(doc(*order), chunk);
+      ASSERT_EQ(t.tied_external_ids.size(), 1u) << chunk;
+      uint32_t linear = UINT32_MAX, addmm = UINT32_MAX;
+      for (uint32_t i = 0; i < t.size(); ++i) {
+        if (t.name_of(i) == "aten::linear") linear = i;
+        if (t.name_of(i) == "aten::addmm") addmm = i;
+      }
+      ASSERT_NE(linear, UINT32_MAX);
+      ASSERT_NE(addmm, UINT32_MAX);
+      EXPECT_EQ(t.tied_external_ids[0].event, linear);
+      EXPECT_EQ(t.tied_external_id(linear), 10);
+      EXPECT_EQ(t.tied_external_id(addmm), -1);
+      // The one with an id encloses the one without, though the names say the other way.
+      EXPECT_TRUE(t.encloses_tied(linear, addmm));
+      EXPECT_FALSE(t.encloses_tied(addmm, linear));
+    }
+  }
+}

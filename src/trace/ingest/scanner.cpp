@@ -1849,8 +1849,11 @@ class Scanner {
     t.tid.push_back(id(ev.tid, ev.tid_is_text, ev.tid_text, last_tid_));
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
-    // Every operator's External id for now: scan_trace keeps those of tied operators only.
-    if ((c == Category::CpuOp || c == Category::UserAnnotation) && ev.external_id != -1)
+    // Every operator for now, with its External id or -1 (none): scan_trace keeps the ids of tied
+    // operators only. Those without an id take part in finding the ties (2026-12-06 review: an
+    // operator with an id tied with one without had no partner, lost its id, and the tie went by
+    // name instead of "an id before none").
+    if (c == Category::CpuOp || c == Category::UserAnnotation)
       t.tied_external_ids.push_back(TiedExternalId{idx, 0, ev.external_id});
     if (c == Category::GpuMemcpy || c == Category::GpuMemset) t.transfers.push_back(TransferArgs{idx, 0, ev.bytes, ev.bandwidth_gbps});
     if (c == Category::CudaSync && ev.wait_stream >= 0 && ev.wait_record_corr >= 0 && ev.stream >= 0 && ev.name == "Stream Wait Event")
@@ -1947,9 +1950,11 @@ bool valid_utf8(std::string_view s) {
   }
   return true;
 }
-// Prunes out.tied_external_ids (every cpu_op's and user_annotation's External id, in event order,
-// as the scanner pushed them) to the events that have the same category, pid, tid, ts and dur as
-// another such event: the ties whose nesting the times cannot tell (RankTrace::tied_external_ids).
+// Prunes out.tied_external_ids (every cpu_op and user_annotation, in event order, with its
+// External id or -1, as the scanner pushed them) to the events that have the same category, pid,
+// tid, ts and dur as another such event, with or without an id: the ties whose nesting the times
+// cannot tell (RankTrace::tied_external_ids). Only ids are kept; a tied event without one stays
+// out (it reads -1, after every one with an id: RankTrace::encloses_tied; 2026-12-06 review).
 // Linear when each thread's operators come by start, longer first (nearly every file: the ties
 // are then neighbours in the thread's order); otherwise one sort of the operators' positions.
 void keep_tied_external_ids(RankTrace& out) {
@@ -2012,10 +2017,10 @@ void keep_tied_external_ids(RankTrace& out) {
   }
   std::vector<TiedExternalId> kept;
   size_t n = 0;
-  for (char c : tied) n += static_cast<size_t>(c);
+  for (size_t k = 0; k < ids.size(); ++k) n += static_cast<size_t>(tied[k] && ids[k].id != -1);
   kept.reserve(n);
   for (size_t k = 0; k < ids.size(); ++k)
-    if (tied[k]) kept.push_back(ids[k]);
+    if (tied[k] && ids[k].id != -1) kept.push_back(ids[k]);
   ids = std::move(kept);  // the capacity reserved for every event goes with the old vector
 }
 
