@@ -1,6 +1,7 @@
 #include "estimate/collective.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 
@@ -10,16 +11,22 @@ namespace sextant {
 
 static double known_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
 
+// What a network's unknown fields are taken as (nccl-tests-like ring efficiencies and per-step
+// latencies of NVLink- and InfiniBand-class fabrics; docs/catalog.md). Named in the result's notes
+// by fabric_defaults_assumed: they had been used without a word (review of 2026-12-06).
+constexpr double kUpAchievableDefault = 0.8, kUpLatencyDefault_s = 3e-6;
+constexpr double kOutAchievableDefault = 0.9, kOutLatencyDefault_s = 6e-6;
+
 Fabric make_fabric(const Scenario& s) {
   Fabric f;
   const auto& up = s.scale_up;
-  f.up_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * known_or(up.achievable_fraction, 0.8);
+  f.up_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * known_or(up.achievable_fraction, kUpAchievableDefault);
   if (up.in_network_reduction_fraction.known) {
     f.up_nvls_busbw_bytes_per_s = up.bandwidth_bytes_per_s.value * up.in_network_reduction_fraction.value;
     f.up_nvls_measured_gpus = static_cast<int>(up.in_network_reduction_measured_gpus.value);
     if (up.in_network_reduction_latency_s.known) f.up_nvls_latency_s = up.in_network_reduction_latency_s.value;
   }
-  f.up_latency_s = known_or(up.latency_s, 3e-6);
+  f.up_latency_s = known_or(up.latency_s, kUpLatencyDefault_s);
   f.gpus_per_domain = s.system.scale_up_domain;
   f.up_mesh = up.topology == "mesh";
   f.up_torus_dims = up.topology == "torus" ? up.torus_dims : 0;
@@ -33,9 +40,9 @@ Fabric make_fabric(const Scenario& s) {
     const auto& out = *s.scale_out;
     const double port = s.system.nic_bandwidth_bytes_per_s.known ? s.system.nic_bandwidth_bytes_per_s.value
                                                                   : out.bandwidth_bytes_per_s.value;
-    const double node_bw = port * s.system.nics_per_node * known_or(out.achievable_fraction, 0.9);
+    const double node_bw = port * s.system.nics_per_node * known_or(out.achievable_fraction, kOutAchievableDefault);
     f.out_busbw_bytes_per_s = node_bw / s.system.gpus_per_node;
-    f.out_latency_s = known_or(out.latency_s, 6e-6);
+    f.out_latency_s = known_or(out.latency_s, kOutLatencyDefault_s);
     // The leaf/spine level (Fabric::domains_per_leaf): whole scale-up domains per leaf, at least one.
     f.oversubscription = std::max(1.0, s.system.oversubscription);
     if (s.system.leaf_nodes.known) {
@@ -47,6 +54,26 @@ Fabric make_fabric(const Scenario& s) {
     f.out_latency_s = f.up_latency_s;
   }
   return f;
+}
+
+std::vector<std::string> fabric_defaults_assumed(const Scenario& s) {
+  std::vector<std::string> out;
+  auto fmt = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return std::string(b);
+  };
+  auto one = [&](const NetworkTech& n, const char* role, double achievable, double latency_s) {
+    std::string missing;
+    if (!n.achievable_fraction.known) missing += "achievable_fraction " + fmt(achievable);
+    if (!n.latency_s.known) missing += std::string(missing.empty() ? "" : ", ") + "latency_us " + fmt(latency_s * 1e6);
+    if (!missing.empty()) out.push_back(std::string(role) + " network " + n.id + ": " + missing);
+  };
+  // Only a network the job's collectives use: the scale-up one from two GPUs, the scale-out one
+  // where the job spans scale-up domains.
+  if (s.num_gpus > 1) one(s.scale_up, "scale-up", kUpAchievableDefault, kUpLatencyDefault_s);
+  if (s.scale_out && s.num_gpus > s.system.scale_up_domain) one(*s.scale_out, "scale-out", kOutAchievableDefault, kOutLatencyDefault_s);
+  return out;
 }
 
 std::vector<std::string> fabric_settings_without_effect(const Scenario& s) {

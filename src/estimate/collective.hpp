@@ -143,6 +143,11 @@ Fabric make_fabric(const Scenario& s);
 // accepted and ignored without a word (review of 2026-12-06; comment updated 2026-12-06 review).
 std::vector<std::string> fabric_settings_without_effect(const Scenario& s);
 
+// The unknown fields of the networks the job's collectives use, with the values taken for them
+// ("scale-up network X: achievable_fraction 0.8, latency_us 3"); empty where the catalog (or the
+// inline hardware) states them all. Nothing is filled in silently (docs/catalog.md).
+std::vector<std::string> fabric_defaults_assumed(const Scenario& s);
+
 class CollectiveAlgorithm {
  public:
   virtual ~CollectiveAlgorithm() = default;

@@ -974,6 +974,45 @@ struct ChunkedOverlap {
 };
 
 
+// The share of the network card a collective takes over its bandwidth part, as simulate's links
+// draw on it (sim::describe_collective, the same terms: each link class's time alone, relative to
+// the slowest): 1 where the card is its slowest link, less where the scale-up links (a ring with
+// several members a domain) or the leaf uplinks bound it; 0 inside one domain.
+double card_fraction(const Collective& c, const Workload& w, const Fabric& f) {
+  const Group& g = w.group_of(c);
+  if (g.size <= 1 || c.bytes <= 0 || g.domains <= 1) return 0.0;
+  const double n = g.size, k = g.per_domain;
+  double nv_t = 0, nic_t = 0, up_t = 0;
+  const double up = f.up_busbw(c.kind == CollKind::SendRecv ? 2 : g.per_domain), out = f.out_busbw_bytes_per_s;
+  switch (c.kind) {
+    case CollKind::AllToAll:
+      if (c.traffic.uniform()) {
+        if (k > 1) nv_t = c.bytes * (k - 1) / n / up;
+        nic_t = c.bytes * (n - k) / n / out;
+        up_t = c.bytes * f.all_to_all_uplink_weight(g) / out;
+      } else {
+        const double scale = c.traffic.inter / ((n - k) / n);
+        if (k > 1) nv_t = c.bytes * c.traffic.intra / up;
+        nic_t = c.bytes * c.traffic.inter / out;
+        up_t = c.bytes * f.all_to_all_uplink_weight(g) * scale / out;
+      }
+      break;
+    case CollKind::SendRecv:
+      if (!c.traffic.uniform() && c.traffic.inter <= 0) return 0.0;
+      nic_t = c.bytes / out;
+      up_t = nic_t * f.send_uplink_ratio(g, c.traffic);
+      break;
+    default: {
+      const double v = c.bytes * bus_factor(c.kind, g.size);
+      if (k > 1) nv_t = v / up;
+      nic_t = v / f.domain_out_busbw(g.per_domain);
+      up_t = nic_t * f.ring_uplink_ratio(g);
+    }
+  }
+  const double mx = std::max({nv_t, nic_t, up_t});
+  return mx > 0 && std::isfinite(mx) ? nic_t / mx : 0.0;
+}
+
 // The once-per-step DP traffic on the network card beside the blocking collectives that leave
 // the domain (2026-12-06, review). Gradient buckets (DDP, ZeRO-1, ZeRO-2 with step sync) go out
 // over a rank's last backward as its layers release their gradients, and the overlapped parameter
@@ -984,58 +1023,94 @@ struct ChunkedOverlap {
 // A100 read 1.671 s with ZeRO-1 and 1.742 s with DDP against simulate's 1.781 s and 1.844 s
 // (-6.1%, -5.5%): simulate's first forward's all-to-alls took 37 ms more, the last backward's 63.
 //
-// The walk: the DP and EDP streams' card backlog b[2] drains at the card's rate between the
-// blocking collectives (the two streams side by side, as split_card_backlog), and during one of
-// bandwidth part c each stream is served min(b_g, c) while the collective takes that much longer.
-// The streams are taken as bound by the card (their latency steps would leave it free, and more
-// collectives would meet a backlog); a pass's events are ChunkDpUnits' (at most
-// PassTime::kMaxNicEvents a pass, the last carrying the rest).
-void drain_card(double b[2], double dt) {
+// The walk: the DP and EDP streams' backlogs b[2] (their bandwidth parts still to run) drain
+// between the blocking collectives, and during one of bandwidth part c each stream moves min(b_g,
+// c) of its backlog while the collective takes d_g min(b_g, c) longer, d_g the share of the card
+// the stream's collectives take (card_fraction: 1 where the card is their slowest link, as for the
+// EDP pairs; a dense DP ring with eight members a node on H800 is bound by NVLink and draws about
+// 0.3 of it). The streams' latency steps are left on the card (more collectives would meet a
+// backlog); a pass's events are ChunkDpUnits' (at most PassTime::kMaxNicEvents a pass, the last
+// carrying the rest). Before 2026-12-06 every stream was taken as bound by the card (review: the
+// buckets of a DeepSeek-V3 stage of four MoE layers at dp 128 on H800 stretched its last
+// backward's all-to-alls by 27 ms where simulate's links stretch them by 8 ms).
+//
+// Two streams in flight run at their idle speed where the card holds both (d_DP + d_EDP <= 1),
+// else at 1 / (d_DP + d_EDP) of it (max-min fair); one alone at its idle speed.
+void drain_card(double b[2], const double d[2], double dt) {
   if (!(dt > 0)) return;
-  const double both = std::min(b[0], b[1]);
-  if (both > 0 && 2 * both >= dt) {
-    b[0] -= dt / 2;
-    b[1] -= dt / 2;
-    return;
+  if (b[0] > 0 && b[1] > 0) {
+    const double rate = d[0] + d[1] > 1 ? 1.0 / (d[0] + d[1]) : 1.0;
+    const double first = std::min(b[0], b[1]) / rate;  // until one of them is done
+    if (dt <= first) {
+      b[0] -= rate * dt;
+      b[1] -= rate * dt;
+      return;
+    }
+    b[0] = std::max(0.0, b[0] - rate * first);
+    b[1] = std::max(0.0, b[1] - rate * first);
+    dt -= first;
   }
-  b[0] -= std::max(0.0, both);
-  b[1] -= std::max(0.0, both);
-  dt -= 2 * std::max(0.0, both);
-  double& big = b[0] > b[1] ? b[0] : b[1];
-  big = std::max(0.0, big - dt);
+  for (int g = 0; g < 2; ++g) b[g] = std::max(0.0, b[g] - dt);
 }
-// One pass's units in execution order beside a card backlog b (updated); arrive[u] (card time by
-// group, per repetition of unit u) joins the backlog as the unit ends. Returns the stretch, and
-// adds it per group of the blocking collectives to by_group; the DP streams' own delay,
-// min(c, max_g b_g) a collective, to dp_delay_s.
-double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, double b[2], const std::vector<std::array<double, 2>>* arrive,
-                 double* by_group, double* dp_delay_s = nullptr) {
+// Traffic joining the streams during a walk: at at_s from the pass's start, wire_s[g] more
+// bandwidth parts on stream g (DP, EDP).
+struct CardRelease {
+  double at_s = 0;
+  double wire_s[2] = {0.0, 0.0};
+};
+// One pass's units in execution order beside stream backlogs b (updated) of card shares d;
+// releases (in time order) join the backlog as the pass reaches them. Returns the stretch, and
+// adds it per group of the blocking collectives to by_group; the DP streams' own delay, max_g d_g
+// min(c, b_g) a collective, to dp_delay_s.
+double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, double b[2], const double d[2],
+                 const std::vector<CardRelease>* releases, double* by_group, double* dp_delay_s = nullptr) {
   double t = 0, unit_start = 0, stretch = 0;
+  size_t next = 0;
+  auto release_until = [&](double at) {
+    for (; releases && next < releases->size() && (*releases)[next].at_s <= at; ++next) {
+      const CardRelease& x = (*releases)[next];
+      drain_card(b, d, x.at_s - t);
+      t = std::max(t, x.at_s);
+      for (int g = 0; g < 2; ++g) b[g] += x.wire_s[g];
+    }
+  };
   for (size_t u = 0; u < units.size(); ++u) {
     const DpUnit& x = units[u];
     for (int rep = 0; rep < x.count; ++rep) {
       for (int k = 0; k < x.nic_count; ++k) {
         const NicEvent& ev = events[x.nic_first + k];
         const double at = unit_start + ev.at_s;
-        drain_card(b, at - t);
+        release_until(at);
+        drain_card(b, d, at - t);
         t = std::max(t, at);
-        double served[2];
-        for (int g = 0; g < 2; ++g) served[g] = std::clamp(b[g], 0.0, std::max(0.0, ev.wire_s));
-        const double s = nic_pass_delay_s(ev, served[0] + served[1]);
-        for (int g = 0; g < 2; ++g) b[g] -= served[g];
-        if (dp_delay_s) *dp_delay_s += std::max(served[0], served[1]);  // the streams' own delay
+        double moved[2], late[2];
+        for (int g = 0; g < 2; ++g) {
+          moved[g] = std::clamp(b[g], 0.0, std::max(0.0, ev.wire_s));
+          late[g] = d[g] * moved[g];
+        }
+        const double s = nic_pass_delay_s(ev, late[0] + late[1]);
+        for (int g = 0; g < 2; ++g) b[g] -= moved[g];
+        // The streams moved that much while the collective ran: the walk's clock (the pass's
+        // unstretched time) goes on from its end (it had gone on from its start, and the streams
+        // drained at full rate over every collective's time a second time: review of 2026-12-06).
+        t = std::max(t, at + std::max(0.0, ev.wire_s));
+        if (dp_delay_s) *dp_delay_s += std::max(late[0], late[1]);  // the streams' own delay
         stretch += s;
         by_group[static_cast<int>(ev.group)] += s;
       }
       unit_start += x.window_s;
-      if (arrive) {
-        drain_card(b, unit_start - t);
-        t = unit_start;
-        for (int g = 0; g < 2; ++g) b[g] += (*arrive)[u][g];
-      }
     }
   }
   return stretch;
+}
+// The weight elements whose gradient a backward op completes, as simulate releases them
+// (sim::weight_elements): a weight-gradient GEMM's m x n, none for an input-gradient GEMM.
+double released_weight_elements(const ComputeOp& op) {
+  if (op.cls != OpClass::Gemm) return 0.0;
+  const double batch = static_cast<double>(std::max<int64_t>(1, op.batch));
+  if (op.grad == ComputeOp::Grad::Weight) return static_cast<double>(op.m) * static_cast<double>(op.n) * batch;
+  if (op.grad == ComputeOp::Grad::Input) return 0.0;
+  return static_cast<double>(op.n) * static_cast<double>(op.k) * batch;
 }
 // A rank's once-per-step DP traffic of one list (gradient reductions or parameter gathers) as
 // issued: the overlapped collectives of the DP and the EDP group run side by side, each on its
@@ -1056,7 +1131,8 @@ double step_traffic_s(const Ctx& c, const StepWork& sw, const Stage& st, const s
       continue;
     }
     t[col.group == GroupKind::EDP ? 1 : 0] += x;
-    if (c.w.group_of(col).domains > 1) card += c.est.collective_wire_s(issued, c.w, c.fabric);
+    // The card time it takes: its share of the card over its bandwidth part (card_fraction).
+    if (c.w.group_of(col).domains > 1) card += c.est.collective_wire_s(issued, c.w, c.fabric) * card_fraction(issued, c.w, c.fabric);
   }
   if (serial_s) *serial_s = serial;
   return std::max({t[0], t[1], card});
@@ -1073,19 +1149,21 @@ double step_traffic_s(const Ctx& c, const StepWork& sw, const Stage& st, const s
 // lengthen it by twice what each waits; before 2026-12-06 the gathers gained none, review:
 // ZeRO-1 at one micro-batch of 256 tokens read 6.6% above simulate). Returns false where no rank
 // has such traffic on the card. block_times(b): a block's pass times (run()'s cache).
+//
+// Where each stretch happens is kept (review of 2026-12-06): first_fwd_s and last_grad_s (p x v,
+// rank-major), the stretch of each chunk's first forward (chunk 0's only) and of each chunk's last
+// backward on its rank, for card_end_delays, which times how far each reaches a rank's end through
+// the pipeline's order; fwd_by_group and bwd_by_group, a rank's own stretch of its forward and of
+// its backward passes by group, for its breakdown and its op table. Every rank's stretch had been
+// summed into the step and charged to the critical rank as its own: DeepSeek-V3 on 2,048 H800 at pp
+// 16 (1F1B, stage 0 the heaviest) read 5.625 s against simulate's 5.435 s, the gradient buckets'
+// overlap costing 1.8% where simulate saves 1.7%, and a stage of dense layers alone showed 0.219 s
+// of exposed ep.
 struct CardStretch {
   std::vector<double> rank_s, by_group, sync_gain_s, gather_gain_s;  // by_group: kGroupKinds a rank
-  // Over the ranks: the fill and drain chains cross every rank's first forward and last backward.
-  double chain_s() const {
-    double x = 0;
-    for (const double r : rank_s) x += r;
-    return x;
-  }
-  double chain_by_group_s(int g) const {
-    double x = 0;
-    for (size_t k = static_cast<size_t>(g); k < by_group.size(); k += kGroupKinds) x += by_group[k];
-    return x;
-  }
+  std::vector<double> first_fwd_s, last_grad_s;                      // p x v
+  std::vector<double> fwd_by_group, bwd_by_group;                    // kGroupKinds a rank
+  double own_by_group_s(int r, int g) const { return by_group[static_cast<size_t>(r) * kGroupKinds + static_cast<size_t>(g)]; }
 };
 template <class BlockTimesOf>
 bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_times, CardStretch& out) {
@@ -1096,19 +1174,29 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
   out.sync_gain_s.assign(static_cast<size_t>(p), 0.0);
   out.gather_gain_s.assign(static_cast<size_t>(p), 0.0);
   out.by_group.assign(static_cast<size_t>(p) * kGroupKinds, 0.0);
+  out.fwd_by_group.assign(static_cast<size_t>(p) * kGroupKinds, 0.0);
+  out.bwd_by_group.assign(static_cast<size_t>(p) * kGroupKinds, 0.0);
+  const size_t v = w.stages.empty() ? 1 : w.stages[0].chunks.size();
+  out.first_fwd_s.assign(static_cast<size_t>(p) * v, 0.0);
+  out.last_grad_s.assign(static_cast<size_t>(p) * v, 0.0);
+  // By rank and group (DP, EDP): the bandwidth parts, and the card time they take (card_fraction).
   std::vector<std::array<double, 2>> gather(static_cast<size_t>(p)), sync(static_cast<size_t>(p));
+  std::vector<std::array<double, 2>> gather_card(static_cast<size_t>(p)), sync_card(static_cast<size_t>(p));
   bool any = false;
   for (int r = 0; r < p; ++r) {
     const auto& sw = w.step_per_stage[static_cast<size_t>(r)];
     gather[static_cast<size_t>(r)] = sync[static_cast<size_t>(r)] = {0.0, 0.0};
+    gather_card[static_cast<size_t>(r)] = sync_card[static_cast<size_t>(r)] = {0.0, 0.0};
     for (const auto* list : {&sw.grad_sync, &sw.param_gather}) {
       const bool grad = list == &sw.grad_sync;
       if (!(grad ? s.plan.overlap_grad_reduce : s.plan.overlap_param_gather) || (grad && split_weight)) continue;
       for (const auto& col : *list) {
         if (!col.overlappable || w.group_of(col).domains <= 1) continue;
         const int g = col.group == GroupKind::EDP ? 1 : 0;
-        const double wire = c.est.collective_wire_s(as_issued(col, sw, w.stages[static_cast<size_t>(r)], s.plan, grad), w, c.fabric);
+        const Collective issued = as_issued(col, sw, w.stages[static_cast<size_t>(r)], s.plan, grad);
+        const double wire = c.est.collective_wire_s(issued, w, c.fabric);
         (grad ? sync : gather)[static_cast<size_t>(r)][static_cast<size_t>(g)] += wire;
+        (grad ? sync_card : gather_card)[static_cast<size_t>(r)][static_cast<size_t>(g)] += wire * card_fraction(issued, w, c.fabric);
         any = any || wire > 0;
       }
     }
@@ -1116,11 +1204,18 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
   if (!any) return false;
   double wait = 0;  // before rank r's first forward: the ranks before it run theirs
   ChunkDpUnits units;
-  std::vector<std::array<double, 2>> arrive;
+  std::vector<CardRelease> releases;
   for (int r = 0; r < p; ++r) {
     const auto& stage = w.stages[static_cast<size_t>(r)];
+    const auto& sw = w.step_per_stage[static_cast<size_t>(r)];
     const auto& G = gather[static_cast<size_t>(r)];
     const auto& S = sync[static_cast<size_t>(r)];
+    // Each stream's share of the card: its collectives' card time over their bandwidth parts.
+    double dG[2], dS[2];
+    for (size_t g = 0; g < 2; ++g) {
+      dG[g] = G[g] > 0 ? std::min(1.0, gather_card[static_cast<size_t>(r)][g] / G[g]) : 0.0;
+      dS[g] = S[g] > 0 ? std::min(1.0, sync_card[static_cast<size_t>(r)][g] / S[g]) : 0.0;
+    }
     double params[2] = {0.0, 0.0};  // the rank's dense and expert parameters
     for (const auto& ch : stage.chunks)
       for (const auto& b : ch.blocks) {
@@ -1128,6 +1223,8 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
         params[1] += b.expert_params * b.count;
       }
     double* groups = out.by_group.data() + static_cast<size_t>(r) * kGroupKinds;
+    double* fwd_groups = out.fwd_by_group.data() + static_cast<size_t>(r) * kGroupKinds;
+    double* bwd_groups = out.bwd_by_group.data() + static_cast<size_t>(r) * kGroupKinds;
     double first_forward_s = 0;
     for (size_t ci = 0; ci < stage.chunks.size(); ++ci) {
       const auto& ch = stage.chunks[ci];
@@ -1141,30 +1238,207 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
         for (const DpUnit& x : units.f) first_forward_s += x.window_s * x.count;
         if (G[0] + G[1] > 0) {
           double backlog[2] = {G[0], G[1]}, delay = 0;
-          drain_card(backlog, wait);
-          const double stretch = walk_card(units.f, units.events.data(), backlog, nullptr, groups, &delay);
+          drain_card(backlog, dG, wait);
+          const double stretch = walk_card(units.f, units.events.data(), backlog, dG, nullptr, fwd_groups, &delay);
           out.rank_s[static_cast<size_t>(r)] += stretch;
+          out.first_fwd_s[static_cast<size_t>(r) * v + ci] += stretch;
           out.gather_gain_s[static_cast<size_t>(r)] += std::max(0.0, stretch - delay);
         }
       }
       if (S[0] + S[1] > 0) {
-        // units.b runs the chunk's blocks in reverse.
-        arrive.assign(units.b.size(), {0.0, 0.0});
-        const size_t nb = ch.blocks.size();
-        for (size_t i = 0; i < units.b.size() && i < nb; ++i) {
-          const auto& b = ch.blocks[nb - 1 - i];
-          const double dense = b.params - b.expert_params, expert = b.expert_params;
-          arrive[i] = {params[0] > 0 ? S[0] * dense / params[0] : 0.0, params[1] > 0 ? S[1] * expert / params[1] : 0.0};
+        // The chunk's buckets as simulate issues them: bucket k of a collective's n (ir::chunk_buckets)
+        // when k/n of the chunk's parameters have their gradients, each weight's as its gradient
+        // GEMM ends, a block's rest at the end of its weight pass (before 2026-12-06 each block's
+        // whole traffic joined at its end, by its dense or expert parameters: review).
+        struct Bucketed {
+          int g = 0, n = 1, issued = 0;
+          double wire_s = 0;  // one bucket's bandwidth part
+        };
+        std::vector<Bucketed> bucketed_here;
+        double chunk_params_total = 0;
+        for (const auto& b : ch.blocks) chunk_params_total += b.params * b.count;
+        const double rank_params = params[0] + params[1];
+        const double chunk_share = stage.chunks.size() == 1 || !(rank_params > 0) ? 1.0 : chunk_params_total / rank_params;
+        for (const auto& col : sw.grad_sync) {
+          if (!col.overlappable || !bucketed(col) || w.group_of(col).domains <= 1) continue;
+          Bucketed x;
+          x.g = col.group == GroupKind::EDP ? 1 : 0;
+          x.n = std::max(1, chunk_buckets(stage, sw, col, ci));
+          x.wire_s = c.est.collective_wire_s(as_issued(col, sw, stage, s.plan, true), w, c.fabric) * chunk_share / x.n;
+          bucketed_here.push_back(x);
+        }
+        releases.clear();
+        double done = 0, at = 0;
+        auto release = [&](double when, double elements) {
+          done += elements;
+          const double f = chunk_params_total > 0 ? done / chunk_params_total : 1.0;
+          CardRelease rel;
+          rel.at_s = when;
+          for (auto& x : bucketed_here) {
+            const int want = f >= 1.0 ? x.n : std::min(x.n, static_cast<int>(std::floor(f * x.n + 1e-9)));
+            rel.wire_s[x.g] += (want - x.issued) * x.wire_s;
+            x.issued = std::max(x.issued, want);
+          }
+          if (rel.wire_s[0] + rel.wire_s[1] > 0) releases.push_back(rel);
+        };
+        // units.b runs the chunk's blocks in reverse, each unit its recompute, input-gradient and
+        // weight passes (ChunkDpUnits::add); an op ends at its share of its pass's window by compute.
+        std::vector<std::pair<double, double>> profile;  // one repetition's (offset in its unit, weight elements)
+        for (size_t i = ch.blocks.size(); i-- > 0;) {
+          const auto& b = ch.blocks[i];
+          const BlockTimes& bt = block_times(b);
+          auto window = [](const PassTime& x) { return x.compute_s + x.blocking_comm_s; };
+          profile.clear();
+          double released = 0, pass_start = window(bt.recompute);
+          for (const auto* pass : {&b.backward_input, &b.backward_weight}) {
+            const PassTime& pt = pass == &b.backward_input ? bt.backward_input : bt.backward_weight;
+            double total = 0, done_s = 0;
+            for (const auto& step : pass->get())
+              if (const auto* op = std::get_if<ComputeOp>(&step)) total += compute_time_s(*op, c.acc);
+            for (const auto& step : pass->get())
+              if (const auto* op = std::get_if<ComputeOp>(&step)) {
+                done_s += compute_time_s(*op, c.acc);
+                const double share = std::min(released_weight_elements(*op), b.params - released);
+                if (!(share > 0)) continue;
+                released += share;
+                profile.emplace_back(pass_start + (total > 0 ? window(pt) * done_s / total : window(pt)), share);
+              }
+            pass_start += window(pt);
+          }
+          profile.emplace_back(pass_start, b.params - released);
+          for (int rep = 0; rep < b.count; ++rep) {
+            for (const auto& [offset, elements] : profile) release(at + offset, elements);
+            at += pass_start;
+          }
         }
         double backlog[2] = {0.0, 0.0}, delay = 0;
-        const double stretch = walk_card(units.b, units.events.data(), backlog, &arrive, groups, &delay);
+        const double stretch = walk_card(units.b, units.events.data(), backlog, dS, &releases, bwd_groups, &delay);
         out.rank_s[static_cast<size_t>(r)] += stretch;
+        if (ci < v) out.last_grad_s[static_cast<size_t>(r) * v + ci] += stretch;
         out.sync_gain_s[static_cast<size_t>(r)] += std::max(0.0, stretch - delay);
       }
     }
+    for (int g = 0; g < kGroupKinds; ++g) groups[g] = fwd_groups[g] + bwd_groups[g];
     wait += first_forward_s;
   }
   return true;
+}
+
+// Each rank's end under the schedule's order of m micro-batches, timed as order_makespan_s times it
+// (a forward after the previous virtual stage's, a backward after the next one's, a weight pass
+// after its rank's backward, DualPipeV's pairs as one), with first_fwd_extra[r v + c] added to
+// chunk c's first forward on rank r and last_grad_extra[r v + c] to its last gradient pass (its
+// last backward, or its last weight pass where the schedule splits them); null: none.
+std::vector<double> order_rank_ends_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m,
+                                      const std::vector<std::vector<ScheduleItem>>& orders, const double* first_fwd_extra,
+                                      const double* last_grad_extra) {
+  const bool split = s.splits_weight_gradient();
+  const size_t M = static_cast<size_t>(m), P = static_cast<size_t>(p), V = static_cast<size_t>(v);
+  const int nvs = p * v;
+  std::vector<int> vstage(P * V);
+  for (int r = 0; r < p; ++r)
+    for (int c = 0; c < v; ++c) vstage[static_cast<size_t>(r) * V + static_cast<size_t>(c)] = s.virtual_stage(r, c, p, v);
+  std::vector<std::vector<double>> extra(P);
+  size_t remaining = 0;
+  for (size_t r = 0; r < P; ++r) {
+    const auto& o = orders[r];
+    remaining += o.size();
+    extra[r].assign(o.size(), 0.0);
+    if (!first_fwd_extra && !last_grad_extra) continue;
+    for (size_t c = 0; c < V; ++c) {
+      const auto grad_kind = split ? ScheduleItem::Weight : ScheduleItem::Backward;
+      size_t first = o.size(), last = o.size();
+      for (size_t k = 0; k < o.size(); ++k) {
+        if (static_cast<size_t>(o[k].chunk) != c) continue;
+        if (o[k].kind == ScheduleItem::Forward && first == o.size()) first = k;
+        if (o[k].kind == grad_kind) last = k;
+      }
+      if (first_fwd_extra && first < o.size()) extra[r][first] += first_fwd_extra[r * V + c];
+      if (last_grad_extra && last < o.size()) extra[r][last] += last_grad_extra[r * V + c];
+    }
+  }
+  std::vector<double> f_end(static_cast<size_t>(nvs) * M, -1.0), b_end(static_cast<size_t>(nvs) * M, -1.0), free_at(P, 0.0);
+  std::vector<size_t> pos(P, 0);
+  const bool by_chunk = t.chunk_forward_s.size() == P * V && t.chunk_backward_s.size() == P * V && t.chunk_weight_s.size() == P * V;
+  auto fwd_of = [&](size_t R, int c) { return by_chunk ? t.chunk_forward_s[R * V + static_cast<size_t>(c)] : t.forward_s[R] / v; };
+  auto wgt_of = [&](size_t R, int c) { return by_chunk ? t.chunk_weight_s[R * V + static_cast<size_t>(c)] : t.weight_s[R] / v; };
+  auto bwd_of = [&](size_t R, int c) {
+    return (by_chunk ? t.chunk_backward_s[R * V + static_cast<size_t>(c)] : t.backward_s[R] / v) - (split ? wgt_of(R, c) : 0.0);
+  };
+  while (remaining > 0) {
+    bool progress = false;
+    for (size_t R = 0; R < P; ++R) {
+      const auto& o = orders[R];
+      while (pos[R] < o.size()) {
+        const size_t k = pos[R];
+        const ScheduleItem& it = o[k];
+        if (it.with_next && k + 1 < o.size()) {
+          const ScheduleItem& nb = o[k + 1];
+          const size_t VF = static_cast<size_t>(vstage[R * V + static_cast<size_t>(it.chunk)]);
+          const size_t VB = static_cast<size_t>(vstage[R * V + static_cast<size_t>(nb.chunk)]);
+          double dep = 0;
+          if (VF > 0) {
+            const double d = f_end[(VF - 1) * M + static_cast<size_t>(it.microbatch)];
+            if (d < 0) break;
+            dep = d;
+          }
+          if (static_cast<int>(VB) < nvs - 1) {
+            const double d = b_end[(VB + 1) * M + static_cast<size_t>(nb.microbatch)];
+            if (d < 0) break;
+            dep = std::max(dep, d);
+          }
+          const double end = std::max(free_at[R], dep) + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk) + extra[R][k] + extra[R][k + 1];
+          f_end[VF * M + static_cast<size_t>(it.microbatch)] = b_end[VB * M + static_cast<size_t>(nb.microbatch)] = free_at[R] = end;
+          pos[R] += 2;
+          remaining -= 2;
+          progress = true;
+          continue;
+        }
+        const size_t VS = static_cast<size_t>(vstage[R * V + static_cast<size_t>(it.chunk)]), i = static_cast<size_t>(it.microbatch);
+        double dep = 0, dur = 0;
+        if (it.kind == ScheduleItem::Forward) {
+          if (VS > 0 && (dep = f_end[(VS - 1) * M + i]) < 0) break;
+          dur = fwd_of(R, it.chunk);
+        } else if (it.kind == ScheduleItem::Backward) {
+          if (static_cast<int>(VS) < nvs - 1 && (dep = b_end[(VS + 1) * M + i]) < 0) break;
+          dur = bwd_of(R, it.chunk);
+        } else {
+          dur = wgt_of(R, it.chunk);
+        }
+        const double end = std::max(free_at[R], dep) + dur + extra[R][k];
+        if (it.kind == ScheduleItem::Forward) f_end[VS * M + i] = end;
+        if (it.kind == ScheduleItem::Backward) b_end[VS * M + i] = end;
+        free_at[R] = end;
+        ++pos[R];
+        --remaining;
+        progress = true;
+      }
+    }
+    if (!progress) break;  // not for a valid order (validate_schedule)
+  }
+  return free_at;
+}
+
+// How far each rank's end moves by the once-per-step stretches on the card (CardStretch): the
+// order of min(m, order_walk_microbatches) micro-batches (its fill and its drain; the steady state
+// between adds the same to both) timed with and without them. A rank's stretch reaches another's
+// end only through the items that wait on it, less the slack they had: under 1F1B with a heavy
+// first stage the other ranks' last backwards end well before stage 0 needs their gradients, and
+// their buckets' stretch never reaches the step's end (review of 2026-12-06: every rank's stretch
+// had been added to every rank's end).
+std::vector<double> card_end_delays(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, const CardStretch& cs) {
+  std::vector<double> out(static_cast<size_t>(p), 0.0);
+  if (p <= 1) {
+    for (size_t r = 0; r < out.size() && r < cs.rank_s.size(); ++r) out[r] = cs.rank_s[r];
+    return out;
+  }
+  const int64_t walk = order_walk_microbatches(s, p, v, m);
+  std::vector<std::vector<ScheduleItem>> orders(static_cast<size_t>(p));
+  for (int r = 0; r < p; ++r) orders[static_cast<size_t>(r)] = s.order(r, p, v, walk);
+  const std::vector<double> base = order_rank_ends_s(s, t, p, v, walk, orders, nullptr, nullptr);
+  const std::vector<double> with = order_rank_ends_s(s, t, p, v, walk, orders, cs.first_fwd_s.data(), cs.last_grad_s.data());
+  for (size_t r = 0; r < out.size(); ++r) out[r] = std::max(0.0, with[r] - base[r]);
+  return out;
 }
 
 }  // namespace
@@ -1238,7 +1512,7 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
         // Only what is sharded is gathered: with dp x cp 1 the dense weights are whole already
         // (they had been counted a second time, 0.69 GB for Llama 3 70B; 2026-12-04 review).
         const double g = (dshard > 1 ? b.params - b.expert_params : 0.0) + (eshard > 1 ? b.expert_params : 0.0);
-        if (g > 0) tensor = std::max(tensor, std::min(g, ir::largest_weight_elements(b)));
+        if (g > 0) tensor = std::max(tensor, std::min(g, ir::largest_weight_elements(b, s)));
         if (b.name == "embedding" || b.name == "head") {
           root += g;
           root_max = std::max(root_max, g);
@@ -1274,7 +1548,12 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   // views into its contiguous gradient buffer, so the floor (2 GB of "buckets" at dp 256) is no
   // memory of its own; these two stand for what a stack that copies into buckets holds (estimated;
   // tried and reverted on 2026-12-05, where it pruned plans that Megatron runs).
-  const double bucket_elements = std::min(s.plan.grad_bucket_bytes, dense + expert);  // two of grad_bucket_bytes / 2
+  // ZeRO-3 has none: it reduce-scatters each unit's gradient after the unit's backward (lowering),
+  // and grad_bucket_mb is without effect there, as its note says. Before 2026-12-06 the buckets
+  // were charged at every stage, and grad_bucket_mb 2000 had added 7.3 GB to a ZeRO-3 plan
+  // (review). The unit's unsharded gradient is ZeRO-3's known gap (docs/models.md: counted alone
+  // it put published FSDP runs over capacity; it waits for FSDP's single parameter copy).
+  const double bucket_elements = z >= 3 ? 0.0 : std::min(s.plan.grad_bucket_bytes, dense + expert);  // two of grad_bucket_bytes / 2
   mb.comm_buffers_bytes = bucket_elements * gbytes + gathered;
   mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
   return mb;
@@ -1439,18 +1718,46 @@ StepEstimate Estimator::run(const Workload& w) const {
       card_stretch.rank_s.assign(static_cast<size_t>(p), 0.0);
       card_stretch.sync_gain_s.assign(static_cast<size_t>(p), 0.0);
       card_stretch.gather_gain_s.assign(static_cast<size_t>(p), 0.0);
+      card_stretch.by_group.assign(static_cast<size_t>(p) * kGroupKinds, 0.0);
     }
   }
+  // How far each rank's end moves by them, through the pipeline's order (card_end_delays).
+  std::vector<double> card_delay(static_cast<size_t>(p), 0.0);
+  {
+    double any = 0;
+    for (const double x : card_stretch.rank_s) any += x;
+    if (any > 0) card_delay = card_end_delays(sched, times, p, v, m, card_stretch);
+  }
   double crit_card = 0;
+  // Each rank's end in two parts: up to the tied embedding's all-reduce (which its two ranks start
+  // together) and from it on (the all-reduce, the optimizer, the exposed gathers).
+  std::vector<double> end_before_tied(static_cast<size_t>(p), 0.0), end_after_tied(static_cast<size_t>(p), 0.0);
+  std::vector<char> has_tied(static_cast<size_t>(p), 0);
+  struct RankEnd {
+    double sync = 0, opt = 0, gather = 0, dp_slow = 0, card = 0;
+  };
+  std::vector<RankEnd> rank_end(static_cast<size_t>(p));
   for (int r = 0; r < p; ++r) {
     const auto& sw = w.step_per_stage[r];
     // Bucketed gradient reductions overlap the backward (with overlap_grad_reduce); the others
     // (the tied embedding's all-reduce between the first and last stage, which Megatron runs
     // after the backward, in finalize_model_grads) are exposed whole.
     // Overlappable ones side by side by group (step_traffic_s).
-    double sync = 0, sync_after = 0;
+    // The tied embedding's all-reduce (Collective::pipeline_ends) joins the first and the last
+    // stage: it starts when both have reached it, so each waits there for the other's drain
+    // (below). Before 2026-12-06 each rank ran it at its own end (review: GPT-3 2.7B at pp 4 on
+    // stages [6, 8, 8, 10] read 0.3363 s with stage 0 critical where simulate reads 0.3396 s with
+    // stage 3, whose optimizer starts after stage 0's drain).
+    double sync = 0, sync_after = 0, tied = 0;
     for (const auto& col : sw.grad_sync)
-      if (!col.overlappable) sync_after += collective_time_s(as_issued(col, sw, w.stages[r], s.plan, true), w, c.fabric);
+      if (!col.overlappable) {
+        const double t = collective_time_s(as_issued(col, sw, w.stages[r], s.plan, true), w, c.fabric);
+        sync_after += t;
+        if (col.pipeline_ends && col.group == GroupKind::PP) {
+          tied += t;
+          has_tied[static_cast<size_t>(r)] = 1;
+        }
+      }
     {
       std::vector<Collective> overlappable;
       for (const auto& col : sw.grad_sync)
@@ -1513,10 +1820,15 @@ StepEstimate Estimator::run(const Workload& w) const {
     const double dp_free = stage_compute > 0 ? std::clamp(1.0 - stage_slowed_wall / stage_compute, 0.0, 1.0) : 0.0;
     const double dp_slow = ((sync - (sync_exposed - sync_after)) + std::max(0.0, gather - gather_exposed)) * c.slow_per_hidden_s() * dp_free;
     // Each rank's first forward is on the pipeline's fill chain and its last backward on the drain
-    // chain, both on every rank's path (before 2026-12-06 each rank's end took its own stretch only:
-    // Qwen3-30B-A3B at pp 2, ep 16 on 64 H100 read 1.2% to 4.9% below simulate with DDP/ZeRO-1).
-    const double card = card_stretch.chain_s();
+    // chain: a stretch there reaches the ranks that wait on it (before 2026-12-06 each rank's end
+    // took its own stretch only: Qwen3-30B-A3B at pp 2, ep 16 on 64 H100 read 1.2% to 4.9% below
+    // simulate with DDP/ZeRO-1; then every rank's, whether or not it waited: card_end_delays).
+    const double card = card_delay[static_cast<size_t>(r)];
+    // The rank's own stretch is its exposed communication; what reaches it from the others, a wait.
+    const double own_card = card_stretch.rank_s[static_cast<size_t>(r)];
     const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow + card;
+    end_after_tied[static_cast<size_t>(r)] = tied + opt + gather_exposed;
+    end_before_tied[static_cast<size_t>(r)] = end - end_after_tied[static_cast<size_t>(r)];
     // A hardware value far outside real hardware (a bandwidth or peak of 1e-307) makes times
     // infinite and their differences NaN, which max() had dropped: a step of 0 s and an MFU of
     // inf, ranked best by plan (2026-12-04 review).
@@ -1525,22 +1837,31 @@ StepEstimate Estimator::run(const Workload& w) const {
                   "a rate of the accelerator, network or system is far outside real hardware (a bandwidth or peak near 0)");
     const double mr = static_cast<double>(m);
     const double rank_compute = mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow;
-    const double rank_exposed = mr * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + sync_exposed + gather_exposed + card;
+    const double rank_exposed = mr * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + sync_exposed + gather_exposed + own_card;
     mean_compute += rank_compute;
     mean_exposed += rank_exposed;
     if (r == 0 || rank_compute > e.busiest_compute_s) {
       e.busiest_compute_s = rank_compute;
       e.busiest_exposed_comm_s = rank_exposed;
     }
+    rank_end[static_cast<size_t>(r)] = RankEnd{sync_exposed, opt, gather_exposed, dp_slow, own_card};
+  }
+  // The tied all-reduce starts when the later of its two ranks reaches it.
+  double tied_start = 0;
+  for (int r = 0; r < p; ++r)
+    if (has_tied[static_cast<size_t>(r)]) tied_start = std::max(tied_start, end_before_tied[static_cast<size_t>(r)]);
+  for (int r = 0; r < p; ++r) {
+    const size_t R = static_cast<size_t>(r);
+    const double end = (has_tied[R] ? std::max(end_before_tied[R], tied_start) : end_before_tied[R]) + end_after_tied[R];
     if (end > step || r == 0) {
       step = std::max(step, end);
       if (end >= step) {
         critical = r;
-        crit_sync = sync_exposed;
-        crit_opt = opt;
-        crit_gather = gather_exposed;
-        crit_dp_slow = dp_slow;
-        crit_card = card;
+        crit_sync = rank_end[R].sync;
+        crit_opt = rank_end[R].opt;
+        crit_gather = rank_end[R].gather;
+        crit_dp_slow = rank_end[R].dp_slow;
+        crit_card = rank_end[R].card;
       }
     }
   }
@@ -1566,7 +1887,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   if (fill_drain_p2p_s > 0) crit.add_exposed(GroupKind::PP, fill_drain_p2p_s);
   if (crit_card > 0)
     for (int g = 0; g < kGroupKinds; ++g)
-      if (const double x = card_stretch.chain_by_group_s(g); x > 0) {
+      if (const double x = card_stretch.own_by_group_s(r, g); x > 0) {
         crit.add_comm(static_cast<GroupKind>(g), x);
         crit.add_exposed(static_cast<GroupKind>(g), x);
       }
@@ -1741,18 +2062,18 @@ StepEstimate Estimator::run(const Workload& w) const {
   double worst = -1;
   for (int rr = 0; rr < p; ++rr) {
     const auto& st = w.stages[rr];
-    double recompute_peak = 0;
-    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
+    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0), chunk_rc(static_cast<size_t>(v), 0.0);
     for (size_t c = 0; c < st.chunks.size(); ++c) {
       for (const auto& b : st.chunks[c].blocks) chunk_act[c] += b.activation_bytes * b.count;
-      recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(st.chunks[c], s.train.recompute == Recompute::Full && s.train.recompute_block));
+      // Per chunk: the loss head's frees its logits before its first recompute (2026-12-06 review).
+      chunk_rc[c] = chunk_recompute_peak_bytes(st.chunks[c], s.train.recompute == Recompute::Full && s.train.recompute_block);
     }
     // Full recompute: one layer's whole activation set is rematerialised while its backward runs
     // (34 sbh for a GPT layer against its stored 2 sbh input, Korthikanti et al.).
     std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
     if (sched.splits_weight_gradient())
       for (size_t c = 0; c < st.chunks.size(); ++c) chunk_w[c] = weight_pass_held_bytes(st.chunks[c]);
-    const double act = peak_held_bytes(sched, rr, p, v, m, chunk_act, chunk_w, recompute_peak);
+    const double act = peak_held_bytes(sched, rr, p, v, m, chunk_act, chunk_w, chunk_rc);
     const MemoryBreakdown mb = stage_memory(w, rr, act);
     if (mb.total_bytes() > worst) {
       worst = mb.total_bytes();
@@ -1914,13 +2235,30 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
     };
     CardStretch card_stretch;
     const bool card = step_card_stretch(c, split_weight, block_times, card_stretch);
+    // That one is this rank's own (run() charges it so), on the rows of the passes it slows: the
+    // first forward's on the forward rows, the last backward's on the backward ones (review of
+    // 2026-12-06: every rank's had been spread over every all-to-all row of the critical rank).
+    double wire_fwd[kGroupKinds] = {}, wire_bwd[kGroupKinds] = {};
+    for (const auto& [row, group_wire] : nic_wire_of_row)
+      (rows[row].pass == kPassName[0] ? wire_fwd : wire_bwd)[static_cast<int>(group_wire.first)] += group_wire.second;
     for (const auto& [row, group_wire] : nic_wire_of_row) {
       OpStat& r = rows[row];
       const int g = static_cast<int>(group_wire.first);
       const double wire = group_wire.second;
-      const double stretch = static_cast<double>(m) * rp.nic_stretch_by_group[g] +
-                             (card ? card_stretch.chain_by_group_s(g) : 0.0);
-      if (stretch > 0 && nic_wire_of_group[g] > 0 && r.count > 0) r.time_s += stretch * wire / nic_wire_of_group[g] / static_cast<double>(r.count);
+      const double per_mb = static_cast<double>(m) * rp.nic_stretch_by_group[g];
+      double stretch = nic_wire_of_group[g] > 0 ? per_mb * wire / nic_wire_of_group[g] : 0.0;
+      if (card) {
+        const bool forward = r.pass == kPassName[0];
+        const size_t at = static_cast<size_t>(pp_rank) * kGroupKinds + static_cast<size_t>(g);
+        for (const bool dir_forward : {true, false}) {
+          const double once = (dir_forward ? card_stretch.fwd_by_group : card_stretch.bwd_by_group)[at];
+          const double dir_wire = (dir_forward ? wire_fwd : wire_bwd)[g];
+          // A pass without such rows (not expected): over the group's rows.
+          if (once > 0 && dir_wire > 0 && forward == dir_forward) stretch += once * wire / dir_wire;
+          else if (once > 0 && !(dir_wire > 0) && nic_wire_of_group[g] > 0) stretch += once * wire / nic_wire_of_group[g];
+        }
+      }
+      if (stretch > 0 && r.count > 0) r.time_s += stretch / static_cast<double>(r.count);
     }
   }
   const auto& sw = w.step_per_stage[static_cast<size_t>(pp_rank)];
@@ -2261,6 +2599,12 @@ Result to_result(const StepEstimate& e, const Scenario& s) {
       r.notes.push_back("stated but without effect in this scenario: " + list);
     }
   }
+  // Unknown network fields the collectives take a value for (review of 2026-12-06: used silently).
+  if (const auto assumed = fabric_defaults_assumed(s); !assumed.empty()) {
+    std::string list;
+    for (const auto& x : assumed) list += (list.empty() ? "" : "; ") + x;
+    r.notes.push_back("assumed where the catalog gives no value (docs/catalog.md): " + list);
+  }
   // The lowering caps an EP-rank imbalance at ep (ir/lower.cpp): say so when it applied.
   if (s.model.moe && !s.train.moe_pad_to_capacity && s.train.moe_load_factor() > s.moe_rank_load())
     r.notes.push_back("moe_load_imbalance " + format_double(s.train.moe_load_factor()) + " is above what routing can produce at ep " +
@@ -2285,15 +2629,14 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
     st.stage = r;
     RankPasses rp = settled_rank_passes(c, r, split_weight);
     PassTime &fwd = rp.fwd, &bwd = rp.bwd, &wgt = rp.wgt;
-    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
-    double recompute_peak = 0;
+    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0), chunk_rc(static_cast<size_t>(v), 0.0);
     const auto& stage = w.stages[static_cast<size_t>(r)];
     for (size_t ci = 0; ci < stage.chunks.size(); ++ci) {
       for (const auto& b : stage.chunks[ci].blocks) {
         if (b.name.size() > 6 && b.name.compare(b.name.size() - 6, 6, "_layer") == 0) st.layers += b.count;
         chunk_act[ci] += b.activation_bytes * b.count;
       }
-      recompute_peak = std::max(recompute_peak, chunk_recompute_peak_bytes(stage.chunks[ci], w.scenario().train.recompute == Recompute::Full && w.scenario().train.recompute_block));
+      chunk_rc[ci] = chunk_recompute_peak_bytes(stage.chunks[ci], w.scenario().train.recompute == Recompute::Full && w.scenario().train.recompute_block);
     }
     // The pipeline transfers as run() charges them (before 2026-12-06 interleaved ranks were
     // skipped here: their link excess and their fill and drain were in the breakdown, not in the
@@ -2321,7 +2664,7 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
     std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
     if (sched.splits_weight_gradient())
       for (size_t ci = 0; ci < stage.chunks.size(); ++ci) chunk_w[ci] = weight_pass_held_bytes(stage.chunks[ci]);
-    st.memory_bytes = stage_memory(w, r, peak_held_bytes(sched, r, p, v, m, chunk_act, chunk_w, recompute_peak)).total_bytes();
+    st.memory_bytes = stage_memory(w, r, peak_held_bytes(sched, r, p, v, m, chunk_act, chunk_w, chunk_rc)).total_bytes();
     rows.push_back(st);
   }
   return rows;

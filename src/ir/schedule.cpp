@@ -26,9 +26,18 @@ int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v) {
 double largest_weight_elements(const Block& b) {
   double largest = 0;
   for (const auto& step : b.forward)
-    if (const auto* op = std::get_if<ComputeOp>(&step); op && op->cls == OpClass::Gemm && op->grad == ComputeOp::Grad::None)
+    // The output head's logits GEMM too (its class is Logits): the head had floored at its weight
+    // and final norm together (2026-12-06 review).
+    if (const auto* op = std::get_if<ComputeOp>(&step);
+        op && (op->cls == OpClass::Gemm || op->cls == OpClass::Logits) && op->grad == ComputeOp::Grad::None)
       largest = std::max(largest, static_cast<double>(op->n) * static_cast<double>(op->k));
   return largest > 0 ? std::min(largest, b.params) : b.params;
+}
+
+double largest_weight_elements(const Block& b, const Scenario& s) {
+  if (b.name != "embedding") return largest_weight_elements(b);
+  const double word = std::min(b.params, static_cast<double>(s.model.vocab) * s.model.hidden / std::max(1, s.plan.tp));
+  return std::max(word, b.params - word);
 }
 
 double zero3_resident_elements(double units, double largest_tensor, double max_live) {
@@ -59,28 +68,59 @@ double weight_pass_held_bytes(const Chunk& c) {
 }
 
 double chunk_recompute_peak_bytes(const Chunk& c, bool block_method) {
-  // The blocks are grouped by template, not by position: only what is known to be freed first is
+  // The chunk's tail after its layers, in position (lowering appends the loss head, then per MTP
+  // module its projection, layer and head): its backward runs first, each block freeing its saved
+  // activations before the one before it runs (2026-12-06 review: the head's logits had been held
+  // beside the first recomputed layer's set).
+  auto in_tail = [](const Block& b) { return b.name == "head" || b.name.rfind("mtp_", 0) == 0; };
+  size_t tail_begin = c.blocks.size();
+  while (tail_begin > 0 && in_tail(c.blocks[tail_begin - 1])) --tail_begin;
+  double peak = 0, freed = 0;
+  for (size_t k = c.blocks.size(); k-- > tail_begin;) {
+    const Block& b = c.blocks[k];
+    if (b.count <= 0) continue;
+    if (b.recompute_bytes > 0) peak = std::max(peak, b.recompute_bytes - freed);  // an MTP module's recomputed layer
+    freed += b.activation_bytes * b.count;
+  }
+  // The layers, grouped by template, not by position: only what is known to be freed first is
   // taken off. Under the block method, the layers that rematerialise nothing are the chunk's last,
   // whose backward runs before any recomputed one's. Under selective recompute a layer without a
-  // set may come first (DeepSeek-V3's dense layers under recompute_modules [moe]): nothing is
+  // set may come first (DeepSeek-V3's dense layers under recompute_modules [moe]): nothing more is
   // taken off (it had dropped the MoE layers' whole set, 2026-12-05 review).
   double set = 0, stored_layers = 0;
-  for (const Block& b : c.blocks) {
+  for (size_t k = 0; k < tail_begin; ++k) {
+    const Block& b = c.blocks[k];
     if (b.count <= 0) continue;
     if (b.recompute_bytes > 0) set = std::max(set, b.recompute_bytes);
     else if (b.name.size() > 6 && b.name.compare(b.name.size() - 6, 6, "_layer") == 0) stored_layers += b.activation_bytes * b.count;
   }
-  return std::max(0.0, block_method ? set - stored_layers : set);
+  if (set > 0) peak = std::max(peak, (block_method ? set - stored_layers : set) - freed);
+  return std::max(0.0, peak);
+}
+
+double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                       const std::vector<double>& chunk_weight_bytes, const std::vector<double>& chunk_recompute_bytes) {
+  if (!s.splits_weight_gradient()) return s.peak_with_recompute(r, p, v, m, chunk_bytes, chunk_recompute_bytes);
+  return s.peak_with_weight_holds(r, p, v, m, chunk_bytes, chunk_weight_bytes, chunk_recompute_bytes);
 }
 
 double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
                        const std::vector<double>& chunk_weight_bytes, double recompute_bytes) {
-  if (!s.splits_weight_gradient()) return s.peak_activation_bytes(r, p, v, m, chunk_bytes) + recompute_bytes;
-  return s.peak_with_weight_holds(r, p, v, m, chunk_bytes, chunk_weight_bytes, recompute_bytes);
+  return peak_held_bytes(s, r, p, v, m, chunk_bytes, chunk_weight_bytes, std::vector<double>(chunk_bytes.size(), recompute_bytes));
+}
+
+double PipelineSchedule::peak_with_recompute(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                                             const std::vector<double>& chunk_recompute_bytes) const {
+  bool uniform = true;
+  for (const double x : chunk_recompute_bytes) uniform = uniform && x == chunk_recompute_bytes[0];
+  if (uniform) return peak_activation_bytes(r, p, v, m, chunk_bytes) + (chunk_recompute_bytes.empty() ? 0.0 : chunk_recompute_bytes[0]);
+  // Sets that differ by chunk: the walk (nothing is held from a Backward to a Weight here).
+  return PipelineSchedule::peak_with_weight_holds(r, p, v, m, chunk_bytes, std::vector<double>(chunk_bytes.size(), 0.0), chunk_recompute_bytes);
 }
 
 double PipelineSchedule::peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
-                                                const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const {
+                                                const std::vector<double>& chunk_weight_bytes,
+                                                const std::vector<double>& chunk_recompute_bytes) const {
   double held = 0, peak = 0;
   for (const auto& it : order(r, p, v, m)) {
     const auto c = static_cast<size_t>(it.chunk);
@@ -88,7 +128,8 @@ double PipelineSchedule::peak_with_weight_holds(int r, int p, int v, int64_t m, 
     if (it.kind == ScheduleItem::Forward) {
       held += a;
     } else if (it.kind == ScheduleItem::Backward) {
-      peak = std::max(peak, held + recompute_bytes);  // while it runs: its chunk's inputs and the recomputed set
+      // While it runs: its chunk's inputs and the chunk's recomputed set.
+      peak = std::max(peak, held + (c < chunk_recompute_bytes.size() ? chunk_recompute_bytes[c] : 0.0));
       held += w - a;
     } else {
       held -= w;

@@ -74,11 +74,25 @@ class PipelineSchedule {
   virtual double inflight(int r, int p, int v, int64_t m) const = 0;
   virtual double peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const;
   // For a schedule that splits the backward: the peak with chunk_weight_bytes[c] held from each
-  // Backward to its Weight, and recompute_bytes more while a Backward runs (see peak_held_bytes).
-  // Default: a walk over order(); a schedule may give it in closed form (the plan search
-  // evaluates it per candidate).
+  // Backward to its Weight, and chunk_recompute_bytes[c] more while a Backward of chunk c runs
+  // (see peak_held_bytes). Default: a walk over order(); a schedule may give it in closed form
+  // (the plan search evaluates it per candidate).
   virtual double peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
-                                        const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const;
+                                        const std::vector<double>& chunk_weight_bytes,
+                                        const std::vector<double>& chunk_recompute_bytes) const;
+  // The same with one recomputed set for every chunk.
+  double peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                                const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const {
+    return peak_with_weight_holds(r, p, v, m, chunk_bytes, chunk_weight_bytes, std::vector<double>(chunk_bytes.size(), recompute_bytes));
+  }
+  // For a schedule that does not split the backward: the peak of peak_activation_bytes' holds with
+  // chunk_recompute_bytes[c] more while a Backward of chunk c runs. The chunks' sets differ where a
+  // chunk's backward frees the loss head's logits before its first recompute
+  // (chunk_recompute_peak_bytes). Default: peak_activation_bytes() plus the set where all chunks'
+  // are equal, else a walk over order(); interleaved 1F1B gives it over one period of its steady
+  // state (the plan search evaluates it per candidate).
+  virtual double peak_with_recompute(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                                     const std::vector<double>& chunk_recompute_bytes) const;
 };
 
 // The bytes a split backward keeps from a chunk-micro-batch's input-gradient pass to its
@@ -88,9 +102,15 @@ class PipelineSchedule {
 double weight_pass_held_bytes(const Chunk& c);
 
 // The largest weight tensor of a block on this rank, in elements: its forward GEMMs' n x k (one
-// expert's for a grouped GEMM), or, for a block without a forward GEMM (the embedding), its
-// parameters. What a stack that gathers ZeRO-3 parameters tensor by tensor must hold at least.
+// expert's for a grouped GEMM; the output head's logits GEMM among them, 2026-12-06 review), or,
+// for a block without a forward GEMM (the embedding), its parameters. What a stack that gathers
+// ZeRO-3 parameters tensor by tensor must hold at least.
 double largest_weight_elements(const Block& b);
+// The same, knowing the scenario: the embedding (no GEMM) is two tensors where its positions are
+// learned, the word embedding (vocab x hidden / tp) and the positions' (seq_len x hidden); the
+// larger of them, not their sum (zero3_max_live_params 1 had floored at GPT's 103.8M elements of
+// both where its word embedding is 78.6M; 2026-12-06 review).
+double largest_weight_elements(const Block& b, const Scenario& s);
 
 // ZeRO-3's gathered parameters resident at once, in elements: `units` (whole layers in flight)
 // where max_live is 0, else at most max_live and never below the largest tensor (DeepSpeed's
@@ -101,22 +121,32 @@ double zero3_resident_elements(double units, double largest_tensor, double max_l
 // chunk c to its Backward and, for a schedule that splits the backward, chunk_weight_bytes[c] from
 // the Backward to its Weight (ZB-H1 and DualPipeV defer weight passes, whose inputs stay held:
 // before 2026-12-02 they were not counted, and ZB-H1 read as 1F1B's memory). For a schedule that
-// does not split, peak_activation_bytes(). recompute_bytes (one layer's rematerialised set under
-// recompute) is held while a Backward runs, on top of what the rank holds then: for a split
-// schedule the peak after a Backward (its weight-pass inputs held) has no recompute set alive,
-// which had been added to it (ZB-H1 with full recompute read 5% above simulate's memory, more
-// than without recompute; 2026-12-03 review). For 1F1B-like schedules the peak is before a
-// Backward, so the two add.
+// does not split, peak_activation_bytes(). chunk_recompute_bytes[c] (chunk_recompute_peak_bytes:
+// what a recomputed layer's rematerialised set adds to what the rank held when chunk c's Backward
+// began) is held while a Backward of chunk c runs: for a split schedule the peak after a Backward
+// (its weight-pass inputs held) has no recompute set alive, which had been added to it (ZB-H1 with
+// full recompute read 5% above simulate's memory, more than without recompute; 2026-12-03
+// review). For 1F1B-like schedules the peak is before a Backward, so the two add, per chunk: the
+// loss head's chunk frees its logits before its first recompute, and one set taken for every
+// chunk had added a layer's set on top of the logits (2026-12-06 review).
+double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                       const std::vector<double>& chunk_weight_bytes, const std::vector<double>& chunk_recompute_bytes);
+// The same with one set for every chunk.
 double peak_held_bytes(const PipelineSchedule& s, int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
                        const std::vector<double>& chunk_weight_bytes, double recompute_bytes);
 
 // The rematerialised set a chunk's backward holds beyond what it held when the backward began:
-// the backward runs the layers in reverse, freeing each one's saved activations, so a recompute
-// set weighs on top only for what exceeds the activations freed before it. Uniform and selective
-// recompute rematerialise from the chunk's last layer on (nothing freed yet: the largest set);
-// the block method stores the chunk's last layers, whose activations are freed before its first
-// N layers are recomputed (recomputing 1 of 32 layers had raised the peak by its checkpoint,
-// where it lowers it; 2026-12-05 review). At least 0.
+// the backward runs the blocks in reverse, freeing each one's saved activations, so a recompute
+// set weighs on top only for what exceeds the activations freed before it. The chunk's tail after
+// its layers (the loss head with its fp32 logits, the MTP modules), whose backward runs first, is
+// freed before any layer of the chunk is recomputed (2026-12-06 review: Llama 3 8B at 28k tokens
+// and full recompute had held a layer's 4.0 GB set on top of the 14.7 GB logits, 83.2 GiB where
+// 79.5 GiB are held; an MTP module's own layer is recomputed after its head is freed). Among the
+// layers (grouped by template, not by position), uniform and selective recompute rematerialise
+// from the chunk's last layer on (nothing more freed: the largest set); the block method stores
+// the chunk's last layers, whose activations are freed before its first N layers are recomputed
+// (recomputing 1 of 32 layers had raised the peak by its checkpoint, where it lowers it;
+// 2026-12-05 review). At least 0.
 // block_method: the chunk's recompute is Megatron's block method (training.recompute_method block).
 double chunk_recompute_peak_bytes(const Chunk& c, bool block_method);
 

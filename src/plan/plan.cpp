@@ -828,7 +828,10 @@ struct ShapeHash {
   }
 };
 struct StageMem {
-  double dense = 0, expert = 0, recompute_peak_per_mb = 0;
+  double dense = 0, expert = 0;
+  // One micro-batch's recomputed set per chunk (ir::chunk_recompute_peak_bytes: the loss head's
+  // chunk frees its logits before its first recompute; 2026-12-06 review).
+  std::vector<double> chunk_rc_per_mb;
   // ZeRO-3's gathered parameters (estimate.cpp stage_memory): the root unit's, and the largest
   // layer's without and with its experts.
   double root = 0, layer_dense = 0, layer_all = 0, layer_expert = 0;
@@ -897,13 +900,14 @@ struct MemoryModel::Impl {
       sm.chunk_act_per_mb.assign(st.chunks.size(), 0.0);
       sm.chunk_w_per_mb.assign(st.chunks.size(), 0.0);
       for (size_t c = 0; c < st.chunks.size(); ++c) sm.chunk_w_per_mb[c] = ir::weight_pass_held_bytes(st.chunks[c]);
-      for (size_t c = 0; c < st.chunks.size(); ++c) sm.recompute_peak_per_mb = std::max(sm.recompute_peak_per_mb, ir::chunk_recompute_peak_bytes(st.chunks[c], s.train.recompute == Recompute::Full && s.train.recompute_block));
+      sm.chunk_rc_per_mb.assign(st.chunks.size(), 0.0);
+      for (size_t c = 0; c < st.chunks.size(); ++c) sm.chunk_rc_per_mb[c] = ir::chunk_recompute_peak_bytes(st.chunks[c], s.train.recompute == Recompute::Full && s.train.recompute_block);
       for (size_t c = 0; c < st.chunks.size(); ++c)
         for (const auto& b : st.chunks[c].blocks) {
           sm.chunk_act_per_mb[c] += b.activation_bytes * b.count;
           sm.lowp_weights += lowp_gemm_weight_elements(b) * b.count;
           const double dense = b.params - b.expert_params;
-          const double t = ir::largest_weight_elements(b);
+          const double t = ir::largest_weight_elements(b, s);
           if (dense > 0) sm.tensor_dense = std::max(sm.tensor_dense, std::min(t, dense));
           if (b.expert_params > 0) sm.tensor_expert = std::max(sm.tensor_expert, std::min(t, b.expert_params));
           sm.tensor_all = std::max(sm.tensor_all, std::min(t, b.params));
@@ -974,7 +978,7 @@ double MemoryModel::bytes(const Candidate& c) const {
     const bool shard_grads = z >= 3 || (z == 2 && s.plan.zero2_grad_sync == "micro_batch");
     const double g = (shard_grads ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * gbytes;
     const double o = (z >= 1 ? st.dense / dshard + st.expert / eshard : st.dense + st.expert) * obytes;
-    const double act = ir::peak_held_bytes(sched, r, p, v, m, st.chunk_act_per_mb, st.chunk_w_per_mb, st.recompute_peak_per_mb) * act_scale;
+    const double act = ir::peak_held_bytes(sched, r, p, v, m, st.chunk_act_per_mb, st.chunk_w_per_mb, st.chunk_rc_per_mb) * act_scale;
     double gathered = 0;
     if (z >= 3) {
       // What is sharded is gathered (estimate.cpp stage_memory).
@@ -991,8 +995,9 @@ double MemoryModel::bytes(const Candidate& c) const {
       gathered = ir::zero3_resident_elements(units, tensor, s.plan.zero3_max_live_params) * wbytes;
     }
     // Two buckets in flight, together no more than the rank's gradients (as estimate; a full
-    // bucket here had pruned small stages that fit, 2026-12-04 review).
-    const double comm = std::min(s.plan.grad_bucket_bytes, st.dense + st.expert) * gbytes + gathered;
+    // bucket here had pruned small stages that fit, 2026-12-04 review); none under ZeRO-3, which
+    // reduces unit by unit (stage_memory; 2026-12-06 review).
+    const double comm = (z >= 3 ? 0.0 : std::min(s.plan.grad_bucket_bytes, st.dense + st.expert)) * gbytes + gathered;
     const double reserve = 2.0 * 1024 * 1024 * 1024;
     worst = std::max(worst, w + g + o + act + comm + reserve);
   }
@@ -1714,6 +1719,18 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       r.notes.push_back("re-ranking by " + rerank_name + ": " + std::to_string(k - items.size()) + " of the best " +
                         std::to_string(k) + " plans not re-ranked (" + refused + ")");
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.t < b.t; });
+    // Times equal to a relative 1e-9 (the same difference_fraction rounding as below) are a tie,
+    // kept in estimate's order: two plans of one time in estimate (1f1b and gpipe of one shape)
+    // had swapped on 6e-15 s of simulate's summation order, making the plan of 17 GB more the
+    // reranked best (review of 2026-12-06). Runs of ties are grouped from their first member, so
+    // the grouping does not depend on a non-transitive comparison.
+    for (size_t a = 0; a < items.size();) {
+      size_t b = a + 1;
+      while (b < items.size() && std::fabs(items[b].t - items[a].t) <= 1e-9 * std::fabs(items[a].t)) ++b;
+      std::sort(items.begin() + static_cast<std::ptrdiff_t>(a), items.begin() + static_cast<std::ptrdiff_t>(b),
+                [](const Item& x, const Item& y) { return x.est_rank < y.est_rank; });
+      a = b;
+    }
     Table& rr = r.add_table("reranked", "the best " + std::to_string(items.size()) + " plans of estimate, ordered by " + rerank_name);
     rr.add_i64("rank");
     rr.add_i64("estimate_rank");
@@ -2083,7 +2100,10 @@ Result check_against_practice(const std::string& training_csv, const Catalog& ca
   auto stats = [&](std::vector<double>& v, const std::string& prefix) {
     if (v.empty()) return;
     std::sort(v.begin(), v.end());
-    res.set(prefix + "median_predicted_speedup_ratio", v[v.size() / 2]);
+    // The median of an even count is the mean of its two middle values (review of 2026-12-06: the
+    // upper one had been reported, the maximum of two rows).
+    const size_t mid = v.size() / 2;
+    res.set(prefix + "median_predicted_speedup_ratio", v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2);
     res.set(prefix + "max_predicted_speedup_ratio", v.back());
   };
   stats(ratios, "");

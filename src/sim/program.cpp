@@ -488,11 +488,13 @@ struct Builder {
       grads_ready(b.params - released);
     };
 
-    double recompute_peak = 0;  // one layer's rematerialised set while its backward runs (full or selective recompute)
-    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0);
+    // One layer's rematerialised set while a backward of the chunk runs (full or selective
+    // recompute), beyond what the chunk's backward freed before it: per chunk, as the loss head's
+    // frees its logits first (ir::chunk_recompute_peak_bytes; 2026-12-06 review).
+    std::vector<double> chunk_act(static_cast<size_t>(v), 0.0), chunk_rc(static_cast<size_t>(v), 0.0);
     for (int c = 0; c < v; ++c) {
       for (const auto& b : st.chunks[static_cast<size_t>(c)].blocks) chunk_act[static_cast<size_t>(c)] += b.activation_bytes * b.count;
-      recompute_peak = std::max(recompute_peak, ir::chunk_recompute_peak_bytes(st.chunks[static_cast<size_t>(c)], w.scenario().train.recompute == Recompute::Full && w.scenario().train.recompute_block));
+      chunk_rc[static_cast<size_t>(c)] = ir::chunk_recompute_peak_bytes(st.chunks[static_cast<size_t>(c)], w.scenario().train.recompute == Recompute::Full && w.scenario().train.recompute_block);
     }
     const bool split = sched.splits_weight_gradient();
     // A split backward keeps its weight pass's inputs from the Backward to the Weight
@@ -605,6 +607,7 @@ struct Builder {
             pass(b.forward, rep, b.count, prefetch[0]);
           }
       } else if (it.kind == ScheduleItem::Backward) {
+        const double recompute_peak = chunk_rc[static_cast<size_t>(c)];
         if (recompute_peak > 0) emit(Ins::Mem, 0, CollMode::Blocking, 0, 0, recompute_peak);
         const bool last = !split && it.microbatch == last_grad_mb[static_cast<size_t>(c)];
         for (size_t k = ch.blocks.size(); k-- > 0;)

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
 
 #include "core/result.hpp"
 
@@ -126,10 +127,23 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
   // enclosing_slice): 16 of 48 arrows on a 4-stage 1F1B bound to an unrelated op, 2 dropped.
   // Under DualPipeV a rank's item runs one micro-batch's forward beside another's backward: the
   // arrow goes to the first op of its own micro-batch and pass (a forward send feeds a forward).
+  // Looked up among that micro-batch's and pass's ops alone (review of 2026-12-06: the first 256
+  // ops after the receive were searched, and a pair whose forward runs more ops than that, 32
+  // layers a chunk, bound 11 of 32 arrows to the other micro-batch's forward).
   std::vector<std::vector<const Span*>> compute(units.size());
+  std::map<std::tuple<int, int64_t, int>, std::vector<const Span*>> compute_of_pass;  // (unit, micro-batch, pass)
   for (const auto& sp : eo.spans)
-    if (sp.tid == 0 && sp.unit >= 0 && static_cast<size_t>(sp.unit) < units.size()) compute[static_cast<size_t>(sp.unit)].push_back(&sp);
-  for (auto& v : compute) std::stable_sort(v.begin(), v.end(), [](const Span* x, const Span* y) { return x->t0 < y->t0; });
+    if (sp.tid == 0 && sp.unit >= 0 && static_cast<size_t>(sp.unit) < units.size()) {
+      compute[static_cast<size_t>(sp.unit)].push_back(&sp);
+      compute_of_pass[{sp.unit, sp.microbatch, sp.pass}].push_back(&sp);
+    }
+  auto by_start = [](const Span* x, const Span* y) { return x->t0 < y->t0; };
+  for (auto& v : compute) std::stable_sort(v.begin(), v.end(), by_start);
+  for (auto& [key, v] : compute_of_pass) std::stable_sort(v.begin(), v.end(), by_start);
+  auto first_at = [](const std::vector<const Span*>& v, double t) -> const Span* {
+    const auto it = std::lower_bound(v.begin(), v.end(), t - 1e-12, [](const Span* x, double u) { return x->t0 < u; });
+    return it != v.end() ? *it : nullptr;
+  };
   for (size_t i = 0; i < eo.arrows.size(); ++i) {
     const Arrow& a = eo.arrows[i];
     line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"s\", \"id\": " + std::to_string(i) + ", \"pid\": " +
@@ -139,15 +153,9 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
          }() + ", \"ts\": " + us(a.t_src) + "}");
     const Span* to = nullptr;
     if (a.dst >= 0 && static_cast<size_t>(a.dst) < compute.size()) {
-      const auto& v = compute[static_cast<size_t>(a.dst)];
-      auto it = std::lower_bound(v.begin(), v.end(), a.t_dst - 1e-12, [](const Span* x, double t) { return x->t0 < t; });
-      if (it != v.end()) to = *it;
-      // A pass's ops follow its receive closely: look a little way on for the transfer's own.
-      for (auto j = it; j != v.end() && j - it < 256; ++j)
-        if ((*j)->microbatch == a.microbatch && (*j)->pass == a.pass) {
-          to = *j;
-          break;
-        }
+      // The transfer's own pass, else (none recorded after the receive) the first op after it.
+      if (const auto own = compute_of_pass.find({a.dst, a.microbatch, a.pass}); own != compute_of_pass.end()) to = first_at(own->second, a.t_dst);
+      if (!to) to = first_at(compute[static_cast<size_t>(a.dst)], a.t_dst);
     }
     if (to) {
       // 1 ns inside the slice (half of it if shorter): enclosed, whatever order a viewer reads

@@ -560,5 +560,45 @@ check("collective_algorithms without ring refused", r.returncode == 2 and "paral
 r = sx("estimate", EX, "--set", "parallel.collective_algorithms=[ring,nvl]")
 check("unknown collective algorithm refused", r.returncode == 2 and "did you mean 'nvls'" in r.stderr, r.stderr)
 
+# Are a network's unknown fields named with the values taken for them (review of 2026-12-06: an
+# inline link with latency_us or achievable_fraction unknown took 3 us and 0.8 without a word)?
+INLINE_NET = """name: inline-net
+model: llama3-8b
+system:
+  id: my-node
+  name: My node
+  accelerator: h100-sxm-80gb
+  gpus_per_node: 8
+  scale_up: {network: my-link, domain_gpus: 8}
+hardware:
+  networks:
+    - id: my-link
+      name: My link
+      kind: scale_up
+      bandwidth_gb_per_s: {value: 450, estimated: "as NVLink 4"}
+      latency_us: unknown
+      achievable_fraction: %s
+num_gpus: 8
+parallel: {tp: 8, pp: 1}
+training: {global_batch: 8, micro_batch: 1, seq_len: 4096, precision: bf16}
+"""
+with tempfile.TemporaryDirectory() as d:
+    def _notes_of(cmd, achievable):
+        f = os.path.join(d, "net.yaml")
+        with open(f, "w") as fh:
+            fh.write(INLINE_NET % achievable)
+        r = sx(cmd, f, "--json", "-")
+        return [n for n in json.loads(r.stdout)["notes"] if n.startswith("assumed where the catalog gives no value")] if r.returncode == 0 else r.stderr
+    for cmd in ("estimate", "simulate"):
+        got = _notes_of(cmd, "unknown")
+        check(f"{cmd}: unknown network fields are named", isinstance(got, list) and len(got) == 1 and
+              "scale-up network my-link: achievable_fraction 0.8, latency_us 3" in got[0], got)
+    got = _notes_of("estimate", "{value: 0.8, estimated: x}")
+    check("a stated fraction is not named", isinstance(got, list) and len(got) == 1 and "achievable_fraction" not in got[0] and
+          "latency_us 3" in got[0], got)
+r = sx("estimate", EX, "--json", "-")
+check("a catalog system with every network field known has no such note",
+      r.returncode == 0 and not any(n.startswith("assumed where the catalog") for n in json.loads(r.stdout)["notes"]), r.stderr[-300:])
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

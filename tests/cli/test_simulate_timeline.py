@@ -130,6 +130,33 @@ class SimulateTimeline(unittest.TestCase):
         with open(out) as f:
             self.assertIn("traceEvents", json.load(f))
 
+    def test_review_of_2026_12_06_dualpipev_arrows_end_on_their_own_pass(self):
+        # A DualPipeV pair runs one micro-batch's forward beside another's backward and takes both
+        # inputs when it starts: the backward's arrow ends on the backward's first op, after the
+        # whole forward. The first 256 ops after the receive were searched, and with 32 layers a
+        # chunk (about 10 ops a layer) 11 of 32 arrows ended on the other micro-batch's forward.
+        d = simulate("model: {id: deep-test, source: test, layers: 128, hidden: 1024, heads: 16, kv_heads: 16, ffn_hidden: 4096,"
+                     " vocab: 32000, mlp: gelu}\nsystem: dgx-h100\nnum_gpus: 2\nparallel: {tp: 1, pp: 2, schedule: dualpipev}\n"
+                     "training: {global_batch: 8, micro_batch: 1, seq_len: 1024, precision: bf16}\n", self.tmp)
+        ev = d["traceEvents"]
+        sends = {(e["pid"], e["tid"], e["ts"]): e for e in ev if e.get("name") == "pp.send_recv"}
+        compute = {}
+        for e in ev:
+            if e.get("ph") == "X" and e["tid"] == 0:
+                compute.setdefault(e["pid"], []).append(e)
+        starts = {e["id"]: e for e in ev if e.get("ph") == "s"}
+        checked = 0
+        for e in ev:
+            if e.get("ph") != "f":
+                continue
+            s = starts[e["id"]]
+            a = sends[(s["pid"], s["tid"], s["ts"])]["args"]
+            on = [x["args"] for x in compute[e["pid"]] if x["ts"] < e["ts"] < x["ts"] + x["dur"]]
+            self.assertEqual(len(on), 1, (a, e))
+            self.assertEqual((on[0]["microbatch"], on[0]["chunk"], on[0]["pass"]), (a["microbatch"], a["chunk"], a["pass"]), (s, e))
+            checked += 1
+        self.assertEqual(checked, 32)
+
     def test_review_of_2026_12_06_gzip_timeline_and_short_rank_classes(self):
         path = os.path.join(self.tmp, "s64.yaml")
         with open(path, "w") as f:

@@ -148,7 +148,10 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
     };
     const auto z2 = one({{"num_gpus", "1"}, {"training.global_batch", "8"}, {"parallel.zero_stage", "2"}});
     const auto z3 = one({{"num_gpus", "1"}, {"training.global_batch", "8"}, {"parallel.zero_stage", "3"}});
-    EXPECT_NEAR(z3.comm_buffers_bytes, z2.comm_buffers_bytes, 1e-6 * z2.comm_buffers_bytes);
+    // Nothing gathered, and no gradient buckets, which ZeRO-2 holds (ZeRO-3 reduce-scatters unit
+    // by unit; its buckets had been charged until 2026-12-06, review).
+    EXPECT_GT(z2.comm_buffers_bytes, 0.0);
+    EXPECT_EQ(z3.comm_buffers_bytes, 0.0);
     const auto on = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "true"}});
     const auto off = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "false"}});
     EXPECT_LT(off.comm_buffers_bytes, on.comm_buffers_bytes);
@@ -167,6 +170,8 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
         else layer = std::max(layer, b.params);
       }
     const double buckets = keep.comm_buffers_bytes - (emb + head + 2 * layer) * 2;  // 2-byte weights
+    // ZeRO-3 reduce-scatters unit by unit: no gradient buckets (2026-12-06 review).
+    EXPECT_NEAR(buckets, 0.0, 1e-9 * keep.comm_buffers_bytes);
     EXPECT_GT(emb, layer);
     EXPECT_NEAR(rel.comm_buffers_bytes - buckets, std::max(2 * layer, std::max(emb, head) + layer) * 2, 1e-6 * rel.comm_buffers_bytes);
     const auto rel1 = one({{"parallel.zero_stage", "3"}, {"parallel.zero3_regather_for_recompute", "true"},
@@ -175,14 +180,33 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
     // A cap on what is held gathered (DeepSpeed's stage3_max_live_parameters): at most the cap,
     // never below the largest tensor, never above the whole units (review of 2026-12-05: two whole
     // layers had been held under DeepSpeed). A layer's largest tensor is fc1, h x 4h; the
-    // embedding (51200 x h, no GEMM) is the largest of all.
-    const double h = 4096, fc1 = h * 4 * h;
+    // embedding (no GEMM) holds two tensors, the word embedding 51200 x h and the learned
+    // positions 2048 x h: its largest is the word embedding, as large as the head's logits GEMM
+    // (both together had been taken as one tensor; 2026-12-06 review).
+    const double h = 4096, fc1 = h * 4 * h, word = 51200 * h;
     ASSERT_NEAR(ir::largest_weight_elements(dense_block(wk)), fc1, 1e-9 * fc1);
     ASSERT_NEAR(ir::largest_weight_elements(wk.stages[0].chunks[0].blocks[0]), emb, 1e-9 * emb);
+    ASSERT_NEAR(emb, word, 1e-9 * emb);  // no learned positions here
+    ASSERT_NEAR(ir::largest_weight_elements(wk.stages[0].chunks[0].blocks[0], wk.scenario()), word, 1e-9 * word);
+    {
+      // With learned positions (2048 x h beside the word embedding) the largest is the larger of
+      // the two, not their sum, split over tp for the word embedding only.
+      std::string yp = y;
+      yp.replace(yp.find("mlp: gelu}"), 10, "mlp: gelu, learned_position: true, max_seq_len: 2048}");
+      for (const char* tp : {"1", "8"}) {
+        const Scenario sp = parse_scenario(yp, "t.yaml", *frozen(), {{"parallel.tp", tp}});
+        const ir::Workload wp = ir::lower(sp);
+        const ir::Block& e = wp.stages[0].chunks[0].blocks[0];
+        ASSERT_EQ(e.name, "embedding");
+        const double w_tp = word / sp.plan.tp, pos = 2048 * h;
+        ASSERT_NEAR(e.params, w_tp + pos, 1e-9 * e.params);
+        EXPECT_NEAR(ir::largest_weight_elements(e, sp), std::max(w_tp, pos), 1e-9 * e.params) << tp;
+      }
+    }
     auto capped = [&](const std::string& live) {
       return one({{"parallel.zero_stage", "3"}, {"parallel.zero3_regather_for_recompute", "true"}, {"parallel.zero3_max_live_params", live}});
     };
-    EXPECT_NEAR(capped("1").comm_buffers_bytes - buckets, std::max(emb, head) * 2, 1e-6 * rel.comm_buffers_bytes);  // the head with its final norm
+    EXPECT_NEAR(capped("1").comm_buffers_bytes - buckets, word * 2, 1e-6 * rel.comm_buffers_bytes);  // the word embedding, the head's GEMM
     EXPECT_NEAR(capped("3e8").comm_buffers_bytes - buckets, 3e8 * 2, 1e-6 * rel.comm_buffers_bytes);
     EXPECT_NEAR(capped("1e12").comm_buffers_bytes, rel.comm_buffers_bytes, 1e-9 * rel.comm_buffers_bytes);
     EXPECT_NEAR(capped("0").comm_buffers_bytes, rel.comm_buffers_bytes, 1e-9 * rel.comm_buffers_bytes);
@@ -2092,8 +2116,9 @@ TEST(ClosedForms, ZeroThreeHoldsTheRootUnitAndTwoLayers) {
     const Scenario s = parse_scenario(y, "zero3.yaml", *frozen());
     const auto w = ir::lower(s);
     const double layer = dense_block(w).params;
-    const double bucket = 2.0 * s.plan.grad_bucket_bytes * dtype_bytes(s.train.grad_reduce_dtype) / 2;
-    return std::tuple{estimate_step(w).memory.comm_buffers_bytes - bucket, layer};
+    // No gradient buckets beside them: ZeRO-3 reduce-scatters unit by unit (they had been charged
+    // until 2026-12-06, review).
+    return std::tuple{estimate_step(w).memory.comm_buffers_bytes, layer};
   };
   const double root = 2.0 * 51200 * 4096 + 4096;
   const auto [fsdp, layer] = buffers("pytorch-fsdp");
@@ -2326,7 +2351,16 @@ TEST(ClosedForms, SelectiveRecomputeOfSomeLayersKeepsItsWholeSet) {
   }
   ASSERT_GT(set, 0);
   ASSERT_GT(without, 0);
-  EXPECT_EQ(ir::chunk_recompute_peak_bytes(w.stages[0].chunks[0], false), set);
+  // The chunk's layers alone (the chunk is the model's last: its loss head, freed before the
+  // chunk's first recompute, comes off as well; 2026-12-06 review).
+  ir::Chunk layers = w.stages[0].chunks[0];
+  double head = 0;
+  for (const auto& b : layers.blocks)
+    if (b.name == "head") head = b.activation_bytes;
+  ASSERT_GT(head, 0);
+  std::erase_if(layers.blocks, [](const ir::Block& b) { return b.name == "head"; });
+  EXPECT_EQ(ir::chunk_recompute_peak_bytes(layers, false), set);
+  EXPECT_EQ(ir::chunk_recompute_peak_bytes(w.stages[0].chunks[0], false), std::max(0.0, set - head));
 }
 
 // Question (review of 2026-12-06): without flash attention, does HFU count the recomputed
@@ -2344,4 +2378,139 @@ TEST(ClosedForms, RecomputedAttentionIsCountedCausallyInTheHardwareFlops) {
     const double attn_forward = tokens * 2.0 * (0.5 * (s.train.seq_len + 1)) * m.heads * 2.0 * m.head_dim * m.layers;
     EXPECT_NEAR(e.hardware_flops - e.model_flops, attn_forward, 1e-9 * attn_forward) << "flash " << flash;
   }
+}
+
+// Question (review of 2026-12-06): a chunk's backward runs its blocks in reverse, so the loss
+// head's backward frees the fp32 logits before the chunk's last layer is recomputed: is the
+// recomputed set counted only for what exceeds what was freed before it? It had been added on top
+// of the logits on every last-stage or pp 1 plan: Llama 3 8B at 28k tokens with full recompute
+// read 83.25 GiB of 80 ("does not fit") where the rank holds max(A, A - head + R) = 79.5 GiB.
+TEST(ClosedForms, RecomputeAfterTheLossHeadFreesItsLogits) {
+  auto block = [](const char* name, int count, double act, double rc) {
+    ir::Block b;
+    b.name = name;
+    b.count = count;
+    b.activation_bytes = act;
+    b.recompute_bytes = rc;
+    return b;
+  };
+  // Layers (set R = 30) then the head (H): R - H where positive.
+  for (const double H : {10.0, 30.0, 100.0}) {
+    ir::Chunk c;
+    c.blocks = {block("embedding", 1, 0, 0), block("dense_layer", 4, 2, 30), block("head", 1, H, 0)};
+    EXPECT_EQ(ir::chunk_recompute_peak_bytes(c, false), std::max(0.0, 30 - H)) << H;
+  }
+  // Block method: the stored layers (2 x 8) and the head (10) are freed first: 30 - 16 - 10.
+  {
+    ir::Chunk c;
+    c.blocks = {block("dense_layer", 2, 2, 30), block("dense_layer", 2, 8, 0), block("head", 1, 10, 0)};
+    EXPECT_EQ(ir::chunk_recompute_peak_bytes(c, true), 4.0);
+    EXPECT_EQ(ir::chunk_recompute_peak_bytes(c, false), 20.0);
+  }
+  // An MTP module after the head (projection, layer, its own head), in position: its layer is
+  // recomputed once its head (12) is freed, the main layers once all of the tail (27) is:
+  // max(25 - 12, 30 - 27).
+  {
+    ir::Chunk c;
+    c.blocks = {block("dense_layer", 4, 2, 30), block("head", 1, 10, 0), block("mtp_proj", 1, 3, 0), block("mtp_layer", 1, 2, 25),
+                block("mtp_head", 1, 12, 0)};
+    EXPECT_EQ(ir::chunk_recompute_peak_bytes(c, false), 13.0);
+  }
+  // The reviewer's plan: Llama 3 8B, tp1 pp1, 28,672 tokens, full recompute. The rank holds the 32
+  // layer inputs and the head's (fp32 logits, final norm and head inputs); the recomputed layer's
+  // set (4.0 GB) is smaller than the head's 15.2 GB it follows, so it adds nothing.
+  const double T = 28672, h = 4096, V = 128256;
+  const Scenario s = parse_scenario("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, zero_stage: 1}\n"
+                                    "training: {global_batch: 8, micro_batch: 1, seq_len: 28672, precision: bf16, recompute: full}\n",
+                                    "l8.yaml", *frozen());
+  const ir::Workload w = ir::lower(s);
+  const double inputs = 32 * T * h * 2, head = T * (V * 4 + 2 * h * 2);
+  const double R = dense_block(w).recompute_bytes;
+  ASSERT_GT(R, 3.9e9);
+  ASSERT_LT(R, head);
+  const StepEstimate e = Estimator().run(w);
+  EXPECT_NEAR(e.memory.activations_bytes, inputs + head, 1e-12 * head);
+  EXPECT_TRUE(e.fits) << e.memory.total_bytes() / 1073741824.0 << " GiB";
+  EXPECT_LT(e.memory.total_bytes(), 80.0 * 1073741824.0);
+  // A set larger than the head (GPT at tp 8 without SP or flash attention: the attention scores
+  // dominate) weighs on top for its excess only: the head's activations are not counted twice.
+  const Scenario g = parse_scenario(gpt_yaml(8, false, "full"), "t.yaml", *frozen());
+  const ir::Workload wg = ir::lower(g);
+  double held = 0, head_g = 0;
+  for (const auto& b : wg.stages[0].chunks[0].blocks) {
+    held += b.activation_bytes * b.count;
+    if (b.name == "head") head_g = b.activation_bytes;
+  }
+  const double Rg = dense_block(wg).recompute_bytes;
+  ASSERT_GT(Rg, head_g);
+  EXPECT_NEAR(Estimator().run(wg).memory.activations_bytes, held - head_g + Rg, 1e-12 * held);
+}
+
+// The peak of held activations with a recomputed set per chunk (the loss head's chunk frees its
+// logits before its first recompute, so its set differs from the other chunks'), against a walk
+// over every schedule's own order(): interleaved 1F1B's closed form over one steady period and its
+// cool-down, the walks of GPipe and the split schedules, ZB-H1's closed form.
+TEST(ClosedForms, PerChunkRecomputeSetsMatchAWalkOverTheOrder) {
+  ir::ScheduleRegistry reg;
+  for (const auto& name : reg.names())
+    for (int p : {1, 2, 3, 4})
+      for (int v : {1, 2, 3})
+        for (int64_t m : {int64_t{1}, int64_t{4}, int64_t{8}, int64_t{12}}) {
+          if ((v > 1 && name != "interleaved-1f1b" && name != "gpipe" && name != "dualpipev") ||
+              (name == "interleaved-1f1b" && m % p != 0) || (name == "dualpipev" && (v != 2 || m < 2 * p)))
+            continue;
+          const auto& s = reg.get(name);
+          for (const double head : {0.0, 40.0})
+            for (int r = 0; r < p; ++r) {
+              std::vector<double> a(static_cast<size_t>(v)), w(static_cast<size_t>(v)), rc(static_cast<size_t>(v));
+              for (int c = 0; c < v; ++c) {
+                a[static_cast<size_t>(c)] = 3.0 + 0.37 * c * c + (c == v - 1 ? head : 0.0);
+                w[static_cast<size_t>(c)] = 2.0 + 0.5 * c;
+                rc[static_cast<size_t>(c)] = c == v - 1 ? std::max(0.0, 9.0 - head) : 9.0 - c;
+              }
+              const bool split = s.splits_weight_gradient();
+              double held = 0, peak = 0;
+              for (const auto& it : s.order(r, p, v, m)) {
+                const auto c = static_cast<size_t>(it.chunk);
+                if (it.kind == ir::ScheduleItem::Forward) {
+                  held += a[c];
+                } else if (it.kind == ir::ScheduleItem::Backward) {
+                  peak = std::max(peak, held + rc[c]);
+                  held += (split ? w[c] : 0.0) - a[c];
+                } else {
+                  held -= w[c];
+                }
+                peak = std::max(peak, held);
+              }
+              EXPECT_NEAR(ir::peak_held_bytes(s, r, p, v, m, a, w, rc), peak, 1e-12 * peak)
+                  << name << " r=" << r << " p=" << p << " v=" << v << " m=" << m << " head=" << head;
+            }
+        }
+}
+
+// Question (review of 2026-12-06): ZeRO-3 reduce-scatters each unit's gradient after its backward
+// (lowering), so grad_bucket_mb is without effect there, as its note says: does it leave the
+// memory alone? It had been charged as two buckets at every ZeRO stage (grad_bucket_mb 2000 added
+// 7.3 GB to a ZeRO-3 plan). Below ZeRO-3 the buckets stay: min(bucket, the rank's parameters).
+TEST(ClosedForms, ZeroThreeHoldsNoGradientBuckets) {
+  const std::string y = gpt_yaml(1, false, "none");
+  auto mem = [&](const char* zero, const char* bucket_mb) {
+    return stage_memory(ir::lower(parse_scenario(y, "t.yaml", *frozen(), {{"parallel.zero_stage", zero}, {"parallel.grad_bucket_mb", bucket_mb}})), 0,
+                        0.0);
+  };
+  const auto z3 = mem("3", "40"), z3big = mem("3", "2000");
+  EXPECT_EQ(z3.comm_buffers_bytes, z3big.comm_buffers_bytes);
+  // What it holds there is its gathered parameters alone: the root unit and two layers, 2 bytes each.
+  const Scenario s3 = parse_scenario(y, "t.yaml", *frozen(), {{"parallel.zero_stage", "3"}});
+  const ir::Workload w3 = ir::lower(s3);
+  double root = 0, layer = 0;
+  for (const auto& b : w3.stages[0].chunks[0].blocks) {
+    if (b.name == "embedding" || b.name == "head") root += b.params;
+    else layer = std::max(layer, b.params);
+  }
+  EXPECT_NEAR(z3.comm_buffers_bytes, (root + 2 * layer) * 2, 1e-9 * z3.comm_buffers_bytes);
+  const auto z1 = mem("1", "40"), z1big = mem("1", "2000");
+  const double params = w3.stages[0].params, gbytes = dtype_bytes(s3.train.grad_reduce_dtype);
+  EXPECT_NEAR(z1.comm_buffers_bytes, 40e6 * gbytes, 1e-9 * z1.comm_buffers_bytes);
+  EXPECT_NEAR(z1big.comm_buffers_bytes, std::min(2000e6, params) * gbytes, 1e-9 * z1big.comm_buffers_bytes);
 }

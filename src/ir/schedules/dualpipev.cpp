@@ -107,9 +107,11 @@ class DualPipeV final : public PipelineSchedule {
   // walked: an estimate at 1e7 micro-batches took 50 s and 1.4 GB, and 2^31 would have needed
   // about 250 GB (review of 2026-12-05).
   static int64_t memory_walk(int p, int64_t m) { return std::min<int64_t>(m, 2 * static_cast<int64_t>(p) + 4); }
+  using PipelineSchedule::peak_with_weight_holds;
   double peak_with_weight_holds(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
-                                const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const override {
-    return PipelineSchedule::peak_with_weight_holds(r, p, v, memory_walk(p, m), chunk_bytes, chunk_weight_bytes, recompute_bytes);
+                                const std::vector<double>& chunk_weight_bytes,
+                                const std::vector<double>& chunk_recompute_bytes) const override {
+    return PipelineSchedule::peak_with_weight_holds(r, p, v, memory_walk(p, m), chunk_bytes, chunk_weight_bytes, chunk_recompute_bytes);
   }
   // A chunk-micro-batch is held from the start of its forward to the end of its backward; its W
   // keeps what the weight-gradient GEMMs read until it runs, counted by ir::peak_held_bytes.

@@ -138,6 +138,42 @@ class Interleaved final : public PipelineSchedule {
     }
     return held(warm + at + 1, at);
   }
+  // With chunk_recompute_bytes[c] more while a Backward of chunk c runs (the loss head's chunk
+  // frees its logits before its first recompute: its set differs from the other chunks';
+  // 2026-12-06 review). Before the steady state's backward j the rank holds what it held after the
+  // forward warm + j: that and the backward's chunk repeat with period pv, as above. The cool-down
+  // runs backwards only, fewer than the warm-up's forwards, O(pv) too. The warm-up only adds and
+  // is followed by a backward. O(pv) in all, as the plan search needs.
+  double peak_with_recompute(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes,
+                             const std::vector<double>& chunk_recompute_bytes) const override {
+    bool uniform = true;
+    for (const double x : chunk_recompute_bytes) uniform = uniform && x == chunk_recompute_bytes[0];
+    if (uniform || v == 1 || chunk_recompute_bytes.size() != static_cast<size_t>(v) || chunk_bytes.size() != static_cast<size_t>(v))
+      return PipelineSchedule::peak_with_recompute(r, p, v, m, chunk_bytes, chunk_recompute_bytes);
+    const int64_t pv = static_cast<int64_t>(p) * v, total = m * v, warm = warmup(r, p, v, m), steps = total - warm;
+    auto count = [&](int64_t n, int slot) { return (n / pv) * p + std::clamp<int64_t>(n % pv - static_cast<int64_t>(slot) * p, 0, p); };
+    auto held = [&](int64_t forwards, int64_t backwards) {
+      double bytes = 0;
+      for (int c = 0; c < v; ++c)
+        bytes += chunk_bytes[static_cast<size_t>(c)] * static_cast<double>(count(forwards, c) - count(backwards, v - 1 - c));
+      return bytes;
+    };
+    auto slot = [&](int64_t k) { return static_cast<size_t>((k % pv) / p); };
+    auto bwd_chunk = [&](int64_t k) { return static_cast<size_t>(v - 1) - slot(k); };  // the chunk of backward k
+    double top = peak_activation_bytes(r, p, v, m, chunk_bytes);
+    if (steps > 0) {
+      double bytes = held(warm + 1, 0), best = bytes + chunk_recompute_bytes[bwd_chunk(0)];
+      int64_t at = 0;
+      for (int64_t j = 1; j < std::min(pv, steps); ++j) {
+        bytes += chunk_bytes[slot(warm + j)] - chunk_bytes[bwd_chunk(j - 1)];
+        if (bytes + chunk_recompute_bytes[bwd_chunk(j)] > best) best = bytes + chunk_recompute_bytes[bwd_chunk(j)], at = j;
+      }
+      top = std::max(top, held(warm + at + 1, at) + chunk_recompute_bytes[bwd_chunk(at)]);
+    }
+    for (int64_t k = std::max<int64_t>(steps, 0); k < total; ++k)
+      top = std::max(top, held(total, k) + chunk_recompute_bytes[bwd_chunk(k)]);
+    return top;
+  }
 };
 }  // namespace
 std::unique_ptr<PipelineSchedule> make_interleaved_1f1b() { return std::make_unique<Interleaved>(); }

@@ -87,10 +87,12 @@ class ZBH1 final : public PipelineSchedule {
   // (ClosedForms.ZeroBubbleHoldsTheInputsOfItsDeferredWeightPasses).
   // With recompute_bytes R alive while a B runs: the steady B runs holding (warm + 1) A + pend W,
   // the cool-down's first B warm A + min(s, r) W (each + R).
+  using PipelineSchedule::peak_with_weight_holds;
   double peak_with_weight_holds(int r, int p, int, int64_t m, const std::vector<double>& chunk_bytes,
-                                const std::vector<double>& chunk_weight_bytes, double recompute_bytes) const override {
+                                const std::vector<double>& chunk_weight_bytes,
+                                const std::vector<double>& chunk_recompute_bytes) const override {
     const double a = chunk_bytes.empty() ? 0.0 : chunk_bytes[0], w = chunk_weight_bytes.empty() ? 0.0 : chunk_weight_bytes[0];
-    const double R = recompute_bytes;
+    const double R = chunk_recompute_bytes.empty() ? 0.0 : chunk_recompute_bytes[0];
     const int64_t warm = std::min<int64_t>(p - r - 1, m), steady = m - warm, rr = r;
     double peak = static_cast<double>(warm) * a;
     if (steady >= 1) {
