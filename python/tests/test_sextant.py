@@ -872,9 +872,10 @@ def test_second_review_of_2026_12_04(tmp_path):
         sextant.simulate(SCENARIO, jitter=0.1, training__global_batch=100000000)
     with pytest.raises(sextant.SextantError, match=r"key 'weights': unknown number format"):
         sextant.infer(model="llama3-8b", accelerator="h100-sxm-80gb", weights="fp9")
-    # (a key the search does not choose: an override of parallel.vpp is refused as ignored since 2026-12-06)
+    # (a key the search does not choose: an override of parallel.vpp is refused as ignored since 2026-12-06;
+    # an empty value, as "null" removes the file's key since 2026-12-06)
     with pytest.raises(sextant.SextantError, match=r"^--set: key 'training\.precision'"):
-        sextant.sweep(SCENARIO, vary={"num_gpus": [512]}, training__precision="null")
+        sextant.sweep(SCENARIO, vary={"num_gpus": [512]}, training__precision="")
     with pytest.raises(sextant.SextantError, match=r"key 'max_points': the grid has 2 points"):
         sextant.sweep(SCENARIO, vary={"num_gpus": [512, 1024]}, max_points=1)
 
