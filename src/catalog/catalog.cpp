@@ -1,4 +1,5 @@
 #include "catalog/catalog.hpp"
+#include "catalog/reference_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -1178,35 +1179,13 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
   if (cat.has_model(ref)) return cat.model(ref);
   if (ref.find_first_not_of(" \t") == std::string::npos)
     throw Error(where, "is empty", "a catalog model id (sextant catalog list models), a config.json or a model YAML file");
-  // A relative path is read beside the scenario that names it, then from the working directory
-  // (the working directory had come first: a model.json where sextant ran shadowed the one beside
-  // the scenario, before 2026-12-03).
-  // FILE#ID picks one entry of a catalog file of several models, as for accelerators.
+  // A relative path is read beside the scenario that names it (also when --set wrote it), then
+  // from the working directory; FILE#ID picks one entry of a catalog file of several models, as
+  // for accelerators (resolve_reference_file; reviews of 2026-12-03 and 2026-12-05).
   std::error_code ec;
-  // A model given by --set is located at "SCENARIO (--set)": it is read beside that scenario too
-  // (it had been looked up in the working directory only, 2026-12-03 review).
-  std::string scenario_file = where.file;
-  static const std::string kSetSuffix = " (--set)";
-  if (scenario_file.size() > kSetSuffix.size() && scenario_file.compare(scenario_file.size() - kSetSuffix.size(), kSetSuffix.size(), kSetSuffix) == 0)
-    scenario_file.resize(scenario_file.size() - kSetSuffix.size());
-  const bool has_scenario = !scenario_file.empty() && fs::is_regular_file(scenario_file, ec);
-  // The file a reference names: beside the scenario first, then from the working directory.
-  auto located = [&](const std::string& file) -> fs::path {
-    const fs::path f = file;
-    if (f.is_relative() && has_scenario) {
-      const fs::path beside = fs::path(scenario_file).parent_path() / f;
-      if (fs::exists(beside, ec)) return beside;
-    }
-    return f;
-  };
-  // A file whose own name holds '#' is that file; otherwise FILE#ID (review of 2026-12-05: the
-  // part before '#' was not looked for beside the scenario).
-  std::string want;
-  fs::path p = located(ref);
-  if (const size_t hash = ref.rfind('#'); hash != std::string::npos && hash > 0 && !fs::exists(p, ec)) {
-    want = ref.substr(hash + 1);
-    p = located(ref.substr(0, hash));
-  }
+  const ReferenceFile named = resolve_reference_file(ref, where);
+  const std::string& want = named.entry_id;
+  fs::path p = named.path;
   // A config.json or a model folder holds one model: an #ID there is a mistake, not ignored.
   auto no_id = [&](const std::string& what) {
     if (!want.empty()) throw Error(where, "'" + p.string() + "' is " + what + ", one model: there is no entry '" + want + "' to pick", "name it without #" + want);
@@ -1282,22 +1261,12 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
 
 Accelerator load_accelerator_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
   if (cat.has_accelerator(ref)) return cat.accelerator(ref);
-  // FILE#ID picks one entry of a file of several.
-  std::string file = ref, want;
-  if (const size_t hash = ref.rfind('#'); hash != std::string::npos) {
-    file = ref.substr(0, hash);
-    want = ref.substr(hash + 1);
-  }
-  fs::path p = file;
+  // FILE#ID picks one entry of a file of several; a relative file is read beside the scenario first.
   std::error_code ec;
-  std::string scenario_file = where.file;
-  static const std::string kSetSuffix = " (--set)";
-  if (scenario_file.size() > kSetSuffix.size() && scenario_file.compare(scenario_file.size() - kSetSuffix.size(), kSetSuffix.size(), kSetSuffix) == 0)
-    scenario_file.resize(scenario_file.size() - kSetSuffix.size());
-  if (p.is_relative() && !scenario_file.empty() && fs::is_regular_file(scenario_file, ec)) {
-    const fs::path beside = fs::path(scenario_file).parent_path() / file;
-    if (fs::exists(beside, ec)) p = beside;
-  }
+  const ReferenceFile named = resolve_reference_file(ref, where);
+  const std::string& file = named.file;
+  const std::string& want = named.entry_id;
+  const fs::path p = named.path;
   const std::string ext = p.extension().string();
   if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
     throw Error(where, "'" + file + "' is not a regular file (a folder, a device or a pipe)", "name an accelerator catalog file or a catalog accelerator id");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "catalog/reference_file.hpp"
 #include "core/error.hpp"
 #include "core/paths.hpp"
 #include "core/result.hpp"
@@ -54,21 +55,11 @@ void check_study_system_networks(const Catalog& cat, const System& s, const std:
 // (2026-12-06 review: `deployment.system=sys.yaml` was an "unknown system").
 SystemEntry load_system_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
   if (cat.has_system(ref)) return SystemEntry{cat.system(ref), where, where};
-  std::string file = ref, want;
-  if (const size_t hash = ref.rfind('#'); hash != std::string::npos) {
-    file = ref.substr(0, hash);
-    want = ref.substr(hash + 1);
-  }
-  fs::path p = file;
   std::error_code ec;
-  std::string study = where.file;
-  static const std::string kSetSuffix = " (--set)";
-  if (study.size() > kSetSuffix.size() && study.compare(study.size() - kSetSuffix.size(), kSetSuffix.size(), kSetSuffix) == 0)
-    study.resize(study.size() - kSetSuffix.size());
-  if (p.is_relative() && !study.empty() && fs::is_regular_file(study, ec)) {
-    const fs::path beside = fs::path(study).parent_path() / file;
-    if (fs::exists(beside, ec)) p = beside;
-  }
+  const ReferenceFile named = resolve_reference_file(ref, where);
+  const std::string& file = named.file;
+  const std::string& want = named.entry_id;
+  const fs::path p = named.path;
   const std::string ext = p.extension().string();
   const std::string forms = "a catalog system id (sextant catalog list systems), a system file (FILE or FILE#ID), or, in a study, "
                             "an inline mapping of system fields";
