@@ -50,23 +50,83 @@ std::set<DType> peak_dtypes_read(const Workload& w) {
 }
 
 namespace {
-// The one compute model (docs/models.md): estimate's hot path and the per-op table both call it.
-inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
-  const double bw = acc.memory_bandwidth_bytes_per_s.value * known_or(acc.memory_bandwidth_fraction, 0.85);
+// The accelerator's figures the compute model reads, looked up once per evaluation: the peak and
+// GEMM-fraction maps had been searched three to four times per op, 12% of a 405B plan search's
+// profile (2026-12-07). The values are the Accelerator's own accessors', so the model is unchanged.
+constexpr size_t kDTypeCount = static_cast<size_t>(DType::INT4) + 1;
+struct ComputeRates {
+  const Accelerator* acc;
+  double bw_bytes_per_s, overhead_s, sustained, attention_fraction, fp8_block_fraction;
+  GemmHalfDims half_dims;
+  std::array<bool, kDTypeCount> has_peak{};
+  std::array<double, kDTypeCount> peak_flops{}, gemm_fraction{};
+  explicit ComputeRates(const Accelerator& a)
+      : acc(&a),
+        bw_bytes_per_s(a.memory_bandwidth_bytes_per_s.value * known_or(a.memory_bandwidth_fraction, 0.85)),
+        overhead_s(known_or(a.kernel_overhead_s, 4e-6)),
+        sustained(known_or(a.sustained_compute_fraction, 1.0)),
+        attention_fraction(known_or(a.attention_fraction, 0.7)),
+        fp8_block_fraction(known_or(a.fp8_block_scaled_gemm_fraction, 1.0)),
+        half_dims(a.gemm_half_dims(128)) {
+    for (size_t i = 0; i < kDTypeCount; ++i) {
+      const auto d = static_cast<DType>(i);
+      has_peak[i] = a.has_peak(d);
+      peak_flops[i] = has_peak[i] ? a.peak(d) : 0.0;
+      gemm_fraction[i] = a.gemm_fraction(d);
+    }
+  }
+  double attention_fraction_value() const { return attention_fraction; }
+  double fp8_block_fraction_value() const { return fp8_block_fraction; }
+  const GemmHalfDims& half_dims_value() const { return half_dims; }
+  bool has(DType d) const { return has_peak[static_cast<size_t>(d)]; }
+  // Accelerator::peak's value, and its error for a dtype without a published peak.
+  double peak(DType d) const { return has(d) ? peak_flops[static_cast<size_t>(d)] : acc->peak(d); }
+  double fraction(DType d) const { return gemm_fraction[static_cast<size_t>(d)]; }
+  // peak_dtype_of's rule on the table.
+  DType peak_dtype(const ComputeOp& op) const {
+    if (op.cls == OpClass::Attention)
+      return full_precision(op.dtype) && has(op.dtype) ? op.dtype : has(DType::BF16) ? DType::BF16 : DType::FP16;
+    return has(op.dtype) ? op.dtype : DType::BF16;
+  }
+};
+
+// The same figures read from the Accelerator at each call (one op's time: simulate's program, the
+// per-op table), where building the table would cost more than it saves.
+struct DirectRates {
+  const Accelerator* acc;
+  double bw_bytes_per_s, overhead_s, sustained;
+  explicit DirectRates(const Accelerator& a)
+      : acc(&a),
+        bw_bytes_per_s(a.memory_bandwidth_bytes_per_s.value * known_or(a.memory_bandwidth_fraction, 0.85)),
+        overhead_s(known_or(a.kernel_overhead_s, 4e-6)),
+        sustained(known_or(a.sustained_compute_fraction, 1.0)) {}
+  double attention_fraction_value() const { return known_or(acc->attention_fraction, 0.7); }
+  double fp8_block_fraction_value() const { return known_or(acc->fp8_block_scaled_gemm_fraction, 1.0); }
+  GemmHalfDims half_dims_value() const { return acc->gemm_half_dims(128); }
+  double peak(DType d) const { return acc->peak(d); }
+  double fraction(DType d) const { return acc->gemm_fraction(d); }
+  DType peak_dtype(const ComputeOp& op) const { return *peak_dtype_of(op, *acc); }
+};
+
+// The one compute model (docs/models.md): estimate's hot path (ComputeRates) and one op's time
+// (DirectRates) both call it.
+template <class Rates>
+inline ComputeTime compute_parts(const ComputeOp& op, const Rates& r) {
+  const Accelerator& acc = *r.acc;
   ComputeTime ct;
-  ct.overhead_s = known_or(acc.kernel_overhead_s, 4e-6);
-  ct.memory_s = op.bytes / bw;
+  ct.overhead_s = r.overhead_s;
+  ct.memory_s = op.bytes / r.bw_bytes_per_s;
   switch (op.cls) {
     case OpClass::Gemm:
     case OpClass::Logits:
     case OpClass::Router: {
-      const DType d = *peak_dtype_of(op, acc);
+      const DType d = r.peak_dtype(op);
       // gemm_fraction x sustained x the shape factor (catalog.hpp: gemm_shape_factor with the
       // entry's per-role half-dimensions, 128 where it gives none; also fitted by calibrate).
-      const double block = op.block_scaled && d == DType::FP8 ? known_or(acc.fp8_block_scaled_gemm_fraction, 1.0) : 1.0;
-      const double eff = gemm_efficiency(acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) * block, static_cast<double>(op.m),
-                                         static_cast<double>(op.n), static_cast<double>(op.k), acc.gemm_half_dims(128));
-      ct.compute_s = op.flops / (acc.peak(d) * eff);
+      const double block = op.block_scaled && d == DType::FP8 ? r.fp8_block_fraction_value() : 1.0;
+      const double eff = gemm_efficiency(r.fraction(d) * r.sustained * block, static_cast<double>(op.m), static_cast<double>(op.n),
+                                         static_cast<double>(op.k), r.half_dims_value());
+      ct.compute_s = op.flops / (r.peak(d) * eff);
       // Operands re-streamed from a slower memory level than the fitted shapes' (calibrated CPU
       // entries only: GPU entries carry no bandwidth_by_working_set and are unchanged).
       if (acc.bandwidth_by_working_set.known()) {
@@ -79,11 +139,10 @@ inline ComputeTime compute_parts(const ComputeOp& op, const Accelerator& acc) {
       break;
     }
     case OpClass::Attention: {
-      const DType d = *peak_dtype_of(op, acc);
-      double rate = acc.peak(d) * acc.gemm_fraction(d) * known_or(acc.sustained_compute_fraction, 1.0) *
-                    known_or(acc.attention_fraction, 0.7);
+      const DType d = r.peak_dtype(op);
+      double rate = r.peak(d) * r.fraction(d) * r.sustained * r.attention_fraction_value();
       // An older attention kernel of the stack (framework attention_peak_fraction) is slower still.
-      if (op.peak_fraction_cap > 0) rate = std::min(rate, acc.peak(d) * op.peak_fraction_cap);
+      if (op.peak_fraction_cap > 0) rate = std::min(rate, r.peak(d) * op.peak_fraction_cap);
       ct.compute_s = op.flops / rate;
       break;
     }
@@ -100,9 +159,9 @@ const char* ComputeTime::bound() const {
   return compute_s >= memory_s && compute_s > 0 ? "compute" : "memory";
 }
 
-ComputeTime compute_time(const ComputeOp& op, const Accelerator& acc) { return compute_parts(op, acc); }
+ComputeTime compute_time(const ComputeOp& op, const Accelerator& acc) { return compute_parts(op, DirectRates(acc)); }
 
-double compute_time_s(const ComputeOp& op, const Accelerator& acc) { return compute_parts(op, acc).time_s; }
+double compute_time_s(const ComputeOp& op, const Accelerator& acc) { return compute_parts(op, DirectRates(acc)).time_s; }
 
 double Estimator::collective_time_s(const Collective& c, const Workload& w, const Fabric& f) const {
   if (c.calls <= 1) return collectives_.best(c.kind, c.bytes, w.group_of(c), f, c.traffic).time_s;
@@ -347,6 +406,7 @@ struct Ctx {
   const Accelerator& acc;
   Fabric fabric;
   double interference;
+  ComputeRates rates = ComputeRates(acc);  // the compute model's figures of acc, looked up once
   // Compute time added per second of communication hidden behind it. Compute runs at 1 / (1 + I)
   // of its speed while the communication is in flight, so an op of T beside C < T takes
   // T + C I / (1 + I), as simulate's engine times it (docs/simulate.md, Interference).
@@ -364,7 +424,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
     const Step& st = steps[i];
     if (const auto* op = std::get_if<ComputeOp>(&st)) {
       computed = true;
-      const double t = compute_time_s(*op, c.acc);
+      const double t = compute_parts(*op, c.rates).time_s;
       local.compute_s += t;
       local.add_class(op->cls, t);
     } else {
@@ -384,7 +444,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
         double beside = 0;
         for (size_t j = i + 1; j < steps.size(); ++j)
           if (const auto* nx = std::get_if<ComputeOp>(&steps[j])) {
-            beside = compute_time_s(*nx, c.acc);
+            beside = compute_parts(*nx, c.rates).time_s;
             break;
           }
         // Beside it the op takes beside + min(t, beside (1 + I)) I / (1 + I); what outlasts that is exposed.
@@ -1294,10 +1354,10 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
             const PassTime& pt = pass == &b.backward_input ? bt.backward_input : bt.backward_weight;
             double total = 0, done_s = 0;
             for (const auto& step : pass->get())
-              if (const auto* op = std::get_if<ComputeOp>(&step)) total += compute_time_s(*op, c.acc);
+              if (const auto* op = std::get_if<ComputeOp>(&step)) total += compute_parts(*op, c.rates).time_s;
             for (const auto& step : pass->get())
               if (const auto* op = std::get_if<ComputeOp>(&step)) {
-                done_s += compute_time_s(*op, c.acc);
+                done_s += compute_parts(*op, c.rates).time_s;
                 const double share = std::min(released_weight_elements(*op), b.params - released);
                 if (!(share > 0)) continue;
                 released += share;
