@@ -1279,5 +1279,42 @@ class GoodputCli(unittest.TestCase):
         self.assertNotIn("planned-maintenance", json.dumps(procs))
 
 
+    def test_the_restart_knob_names_the_times_that_applied_reach_the_target(self):
+        # Review of 2026-12-07: the mean_restart_s knob said "x0.0983734 on every recovery.* time
+        # and each process's detection_s" where the solver scales neither repair_days nor
+        # fail_slow_evict_after_s: scaling every recovery.* time gave ETTR 0.9798 for a 0.97 target.
+        # It names the keys it scales; applying exactly those, at the search's replicas and seed,
+        # gives the ETTR it reports, and the target.
+        rec = {"detection_s": 60, "eviction_s": 180, "hot_spare_s": 60, "warm_standby_s": 600, "requeue_s": 3600,
+               "restart_s": 0, "rendezvous_base_s": 30, "rendezvous_per_node_s": 0, "rendezvous_log2_s": 0, "warmup_s": 60,
+               "repair_s": 2 * 86400, "fail_slow_evict_after_s": 1200}
+        f = self.write("job: {num_gpus: 4096, gpus_per_node: 8, dp: 64, nodes_per_replica: 8, step_time_s: 5, "
+                       "tokens_per_step: 4000000, duration_days: 20}\n"
+                       "failures: {preset: generic, rate_scale: 3}\n"
+                       "recovery: {spares: 4, " + ", ".join(f"{k}: {v}" for k, v in rec.items()) + "}\n"
+                       "checkpoint: {strategy: multi-level, interval_minutes: 20, params: 70e9, fast_level: local-nvme, "
+                       "remote_every: 4, storage_write_bytes_per_s: 2.0e11, state_copies: 2}\n"
+                       "elastic: {enabled: true, throughput: proportional}\n"
+                       "simulation: {replicas: 100, seed: 3, target_ettr: 0.97, search_replicas: 60}\n")
+        k = json.loads(run(f, "--json", "-").stdout)["tables"]["knobs"]["columns"]
+        j = k["knob"].index("mean_restart_s")
+        self.assertEqual(k["reachable"][j], "yes")
+        m = re.fullmatch(r"[0-9.e+]+ \(x([0-9.e+-]+) on (.*) and each process's detection_s\)", k["required"][j])
+        self.assertIsNotNone(m, k["required"][j])
+        x, named = float(m.group(1)), m.group(2).split(", ")
+        self.assertEqual(sorted(named), sorted("recovery." + key for key in rec
+                                               if key not in ("repair_s", "fail_slow_evict_after_s")))
+
+        def ettr(keys):
+            sets = [a for key in keys for a in ("--set", f"recovery.{key}={rec[key] * x!r}")]
+            d = json.loads(run(f, "--no-search", "--replicas", "60", "--json", "-", *sets).stdout)
+            return d["scalars"]["ettr_fraction"]
+        applied = ettr([n.split(".", 1)[1] for n in named])
+        self.assertAlmostEqual(applied, k["ettr_at_required_fraction"][j], places=9)
+        self.assertGreaterEqual(applied, 0.97)
+        # Every recovery time scaled (the old text's instruction) is another job: above the target.
+        self.assertGreater(ettr(rec), applied + 0.002)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
