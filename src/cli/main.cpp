@@ -72,6 +72,12 @@ int main(int argc, char** argv) {
   // An interrupted run (Ctrl-C, kill) removes its temporary outputs; previous outputs stay intact.
   sextant::install_temp_cleanup_on_signals();
 
+  // Under mpirun with several ranks, usage (--help, --version) and the command line's own errors
+  // are the same on every rank: rank 0 alone prints them, the others end with the same status
+  // (review of 2026-12-07: `mpirun -np 4 sextant plan --help` printed the usage 4 times).
+  const bool mpi_many = MpiWorld::launched_by_mpirun();
+  const int mpi_rank = MpiWorld::launcher_rank();
+  const bool usage_quiet = mpi_many && mpi_rank > 0;
   // A word where a subcommand is expected that names none ("estimat", "catalog lst") is named,
   // with the closest subcommands: CLI11 said only "A subcommand is required" (before 2026-12-03).
   {
@@ -90,8 +96,9 @@ int main(int argc, char** argv) {
       }
       if (!next) {
         if (at->get_require_subcommand_min() == 0) break;  // a positional argument of a command with optional subcommands
-        std::fprintf(stderr, "sextant: error: '%s' is not a subcommand of %s (%s)\nRun with --help for more information.\n", w.c_str(),
-                     path.c_str(), sextant::valid_choices_hint(w, names).c_str());
+        if (!usage_quiet)
+          std::fprintf(stderr, "sextant: error: '%s' is not a subcommand of %s (%s)\nRun with --help for more information.\n", w.c_str(),
+                       path.c_str(), sextant::valid_choices_hint(w, names).c_str());
         return 2;
       }
       at = next;
@@ -126,8 +133,9 @@ int main(int argc, char** argv) {
         if (w.size() < 3 || w.compare(0, 2, "--") != 0) continue;
         const std::string name = w.substr(0, w.find('='));
         if (std::find(longs.begin(), longs.end(), name) != longs.end()) continue;
-        std::fprintf(stderr, "sextant: error: %s has no option '%s' (%s)\nRun with --help for more information.\n", path.c_str(), name.c_str(),
-                     sextant::valid_choices_hint(name, longs).c_str());
+        if (!usage_quiet)
+          std::fprintf(stderr, "sextant: error: %s has no option '%s' (%s)\nRun with --help for more information.\n", path.c_str(), name.c_str(),
+                       sextant::valid_choices_hint(name, longs).c_str());
         return 2;
       }
       // A list option's empty item ("--zero 1,,2", "--schedules 1f1b,"): CLI11 drops it when it
@@ -145,17 +153,19 @@ int main(int argc, char** argv) {
         const char d = it->second;
         if (value.empty() || value.find(d) == std::string::npos) continue;  // no list: the option's own checks
         if (value.front() == d || value.back() == d || value.find(std::string(2, d)) != std::string::npos) {
-          std::fprintf(stderr, "sextant: error: %s: the list '%s' has an empty item (separate the items by single '%c', e.g. '%s')\n",
-                       name.c_str(), value.c_str(), d, [&] {
-                         std::string fixed;
-                         size_t start = 0;
-                         while (start <= value.size()) {
-                           const size_t end = std::min(value.find(d, start), value.size());
-                           if (end > start) fixed += (fixed.empty() ? "" : std::string(1, d)) + value.substr(start, end - start);
-                           start = end + 1;
-                         }
-                         return fixed;
-                       }().c_str());
+          if (!usage_quiet) {
+            std::fprintf(stderr, "sextant: error: %s: the list '%s' has an empty item (separate the items by single '%c', e.g. '%s')\n",
+                         name.c_str(), value.c_str(), d, [&] {
+                           std::string fixed;
+                           size_t start = 0;
+                           while (start <= value.size()) {
+                             const size_t end = std::min(value.find(d, start), value.size());
+                             if (end > start) fixed += (fixed.empty() ? "" : std::string(1, d)) + value.substr(start, end - start);
+                             start = end + 1;
+                           }
+                           return fixed;
+                         }().c_str());
+          }
           return 2;
         }
       }
@@ -166,8 +176,6 @@ int main(int argc, char** argv) {
   // times (2026-12-03 review). Rank 0 runs it alone and says so; the others end at once. (An error
   // of a distributed command is printed by every rank that meets it: one rank's own error, say a
   // file only it cannot read, must not be lost.)
-  const bool mpi_many = MpiWorld::launched_by_mpirun();
-  const int mpi_rank = MpiWorld::launcher_rank();
   if (mpi_many && named && std::strcmp(named->name, "analyze") != 0 && std::strcmp(named->name, "plan") != 0 &&
       std::strcmp(named->name, "sweep") != 0) {
     if (mpi_rank > 0) return 0;
@@ -181,6 +189,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version (exit code 0) print as CLI11 does. A refused option is an input error
     // like any other (docs/robustness.md): "sextant: error:" and exit status 2, not CLI11's codes.
+    if (usage_quiet) return e.get_exit_code() == 0 ? 0 : 2;
     if (e.get_exit_code() == 0) return app.exit(e);
     std::fprintf(stderr, "sextant: error: %s\nRun with --help for more information.\n", e.what());
     return 2;

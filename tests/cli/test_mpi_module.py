@@ -39,6 +39,21 @@ class MpiModule(unittest.TestCase):
         for lib in ("libmpi", "libopen-pal", "libopen-rte", "libopenblas", "libgfortran"):
             self.assertNotIn(lib, objs, f"{lib} is loaded at start; it should be opened on demand")
 
+    def test_usage_and_command_line_errors_print_once_under_mpirun(self):
+        # Review of 2026-12-07: `mpirun -np 4 sextant plan --help` printed the usage 4 times, and a
+        # mistyped option its error once per rank. Rank 0 alone prints them; the others end with
+        # the same status. mpirun's environment is set by hand: no MPI is started before parsing.
+        def run(rank, *args):
+            env = dict(os.environ, OMPI_COMM_WORLD_SIZE="2", OMPI_COMM_WORLD_RANK=str(rank))
+            return subprocess.run([BIN, *args], capture_output=True, text=True, env=env, timeout=60)
+        for args, code in ((["plan", "--help"], 0), (["--version"], 0), (["plan", "--no-such-option"], 2),
+                           (["estimat"], 2), (["plan", "--zero", "1,,2"], 2), (["plan", "--threads", "x"], 2)):
+            r0, r1 = run(0, *args), run(1, *args)
+            self.assertEqual(r0.returncode, code, (args, r0.stderr))
+            self.assertEqual(r1.returncode, code, (args, r1.stderr))
+            self.assertTrue(r0.stdout.strip() or r0.stderr.strip(), args)
+            self.assertEqual((r1.stdout, r1.stderr), ("", ""), args)
+
     @unittest.skipUnless(shutil.which("mpirun"), "mpirun not installed")
     def test_module_exports_its_entry_and_links_mpi(self):
         if not os.path.exists(MODULE):
