@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "estimate/collective.hpp"
 #include "estimate/estimate.hpp"
 #include "ir/workload.hpp"
 #include "validate/training_validation.hpp"
@@ -25,6 +26,13 @@ struct Accessor {
 };
 
 Sourced set_known(double v) { return Sourced{v, "", "sweep value", true}; }
+
+constexpr const char* kInNetworkReductionLatencyKey = "scale_up.in_network_reduction_latency_s";
+
+// The scale-up network reduces in its switches (NVLS): the in-network-reduction latency is used.
+bool has_in_network_reduction(const Scenario& s) {
+  return s.scale_up.in_network_reduction_fraction.known && s.scale_up.in_network_reduction_fraction.value > 0;
+}
 
 // Peak FLOP/s of every dtype scaled together keeps the ratios of the datasheet.
 void scale_peaks(Accelerator& a, double ratio) {
@@ -74,8 +82,31 @@ const std::vector<Accessor>& accessors() {
     add("scale_up.bandwidth_bytes_per_s", "bytes/s", "NVLink-class bandwidth per GPU, one direction", false,
         [](const Scenario& s) { return s.scale_up.bandwidth_bytes_per_s.value; },
         [](Scenario& s, double x) { s.scale_up.bandwidth_bytes_per_s = set_known(x); });
-    add("scale_up.latency_s", "s", "scale-up collective step latency", false, [](const Scenario& s) { return s.scale_up.latency_s.value; },
-        [](Scenario& s, double x) { s.scale_up.latency_s = set_known(x); });
+    // An in-switch (NVLS) all-reduce crosses the same scale-up links: a varied step latency scales
+    // the network's in_network_reduction_latency_s by the same ratio (where that is unknown, NVLS
+    // already takes two steps). It had written the step latency alone, and the search moved to NVLS
+    // plans whose time stayed flat however slow the links got (gpt3-1.3b on 16 H100: 0.394 s from
+    // 1 ms to 1e10 s; 2026-12-07 review).
+    add("scale_up.latency_s", "s",
+        "scale-up collective step latency; the in-network-reduction (NVLS) latency is scaled by the same ratio", false,
+        [](const Scenario& s) { return s.scale_up.latency_s.value; },
+        [](Scenario& s, double x) {
+          const double old_s = make_fabric(s).up_latency_s;  // the value the estimate uses (a default where unknown)
+          if (s.scale_up.in_network_reduction_latency_s.known && old_s > 0)
+            s.scale_up.in_network_reduction_latency_s = set_known(s.scale_up.in_network_reduction_latency_s.value * (x / old_s));
+          s.scale_up.latency_s = set_known(x);
+        });
+    // The in-switch all-reduce's own fixed time, alone (2026-12-07 review). Read as the estimate
+    // takes it: the catalog's value, else two scale-up steps; 0 where the network has no
+    // in-network reduction (varying it there is refused by sweep()).
+    add(std::string(kInNetworkReductionLatencyKey), "s",
+        "fixed time of one in-switch (NVLS) all-reduce on the scale-up network (only networks with in-network reduction)", false,
+        [](const Scenario& s) {
+          if (!has_in_network_reduction(s)) return 0.0;
+          const Fabric f = make_fabric(s);
+          return f.up_nvls_latency_s >= 0 ? f.up_nvls_latency_s : 2.0 * f.up_latency_s;
+        },
+        [](Scenario& s, double x) { s.scale_up.in_network_reduction_latency_s = set_known(x); });
     add("system.scale_up_domain", "GPUs", "GPUs in one scale-up (NVLink) domain", true,
         [](const Scenario& s) { return static_cast<double>(s.system.scale_up_domain); },
         [](Scenario& s, double x) { s.system.scale_up_domain = static_cast<int>(std::lround(x)); });
@@ -499,6 +530,18 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       throw Error(SourceLocation{"--vary", 0, 0, v.key},
                   "system '" + base.system.id + "' has no scale-out network, so " + v.key + " has no effect",
                   "sweep it on a system with a scale-out network (sextant catalog list systems)");
+    // The in-network-reduction latency of a scale-up network without in-switch reduction is never
+    // used; where the job leaves NVLS out of its algorithms it changes nothing either (2026-12-07 review).
+    if (v.key == kInNetworkReductionLatencyKey) {
+      if (!has_in_network_reduction(base))
+        throw Error(SourceLocation{"--vary", 0, 0, v.key},
+                    "scale_up network '" + base.scale_up.id + "' of system '" + base.system.id + "' has no in-network reduction (NVLS), so " +
+                        v.key + " has no effect",
+                    "vary scale_up.latency_s, or sweep a system whose scale-up network has in_network_reduction_fraction (sextant catalog list networks)");
+      const auto& algos = base.plan.collective_algorithms;
+      if (std::find(algos.begin(), algos.end(), "nvls") == algos.end())
+        r.notes.push_back(v.key + " has no effect here: parallel.collective_algorithms leaves out nvls");
+    }
     // A job inside one scale-up domain sends nothing over the scale-out network: its keys change
     // nothing, which the table shows as identical rows; said (2026-12-05 review). (A swept GPU
     // count or domain is judged at its largest count and smallest domain.)
@@ -696,10 +739,14 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
   auto point_scenario = [&](size_t gi, double& limit) {
     Scenario s = base;
     limit = 0;
-    for (size_t k = 0; k < o.vary.size(); ++k) {
-      set_parameter(s, o.vary[k].key, grid[gi][k]);
-      if (o.vary[k].key == "accelerator.power_limit_w") limit = grid[gi][k];
-    }
+    // A varied in-network-reduction latency is set after the step latency, which scales it: the
+    // point then has the value given whatever the order of the --vary options (2026-12-07 review).
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t k = 0; k < o.vary.size(); ++k) {
+        if ((o.vary[k].key == kInNetworkReductionLatencyKey) != (pass == 1)) continue;
+        set_parameter(s, o.vary[k].key, grid[gi][k]);
+        if (o.vary[k].key == "accelerator.power_limit_w") limit = grid[gi][k];
+      }
     // The search's headroom must leave memory at every point (the grid had run up to such a point
     // and then ended with no rows, 2026-12-04 review).
     if (o.search.min_headroom_bytes > 0 && !(s.accelerator.memory_bytes.value - o.search.min_headroom_bytes > 0))

@@ -1001,5 +1001,23 @@ if q.returncode == 0:
 else:
     check("reranked ties keep estimate's order", False, q.stderr[-300:])
 
+# Does a sweep of the scale-up latency reach in-switch (NVLS) all-reduces (review of 2026-12-07)?
+# The step latency alone had been written: the search moved to NVLS plans, whose 25 us stayed put,
+# and gpt3-1.3b on 16 H100 read 0.394 s from 1 ms to 1e10 s. The NVLS latency is its own key too.
+LAT = ["--model", "gpt3-1.3b", "--system", "dgx-h100", "--num-gpus", "16", "--global-batch", "128", "--seq-len", "2048",
+       "--threads", "1", "--no-progress", "--json", "-"]
+q = sx("sweep", *LAT, "--vary", "scale_up.latency_s=1e-3,1e-2,1")
+t = json.loads(q.stdout)["tables"]["sweep"]["columns"]["step_time_s"] if q.returncode == 0 else []
+check("a slower scale-up latency slows the best plan, NVLS too", len(t) == 3 and t[0] < t[1] < t[2] and t[2] > 10, (t, q.stderr[-300:]))
+q = sx("sweep", *LAT[:5], "8", *LAT[6:], "--fix", "zero=0", "--vary", "scale_up.in_network_reduction_latency_s=25e-6,1e-4")
+t = json.loads(q.stdout)["tables"]["sweep"]["columns"]["step_time_s"] if q.returncode == 0 else []
+check("the in-network-reduction latency varies alone", len(t) == 2 and t[1] > t[0], (t, q.stderr[-300:]))
+q = sx("sweep", "--list-parameters", "--json", "-")
+keys = json.loads(q.stdout)["tables"]["parameters"]["columns"]["key"] if q.returncode == 0 else []
+check("sweep lists the in-network-reduction latency", "scale_up.in_network_reduction_latency_s" in keys, keys)
+q = sx("sweep", *LAT[:2], "--system", "dgx-a100", "--num-gpus", "8", *LAT[6:], "--vary", "scale_up.in_network_reduction_latency_s=1e-4")
+check("sweep refuses the in-network-reduction latency of a network without it",
+      q.returncode == 2 and "has no in-network reduction" in q.stderr, q.stderr[-300:])
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
