@@ -1089,3 +1089,107 @@ TEST(Replay, TheGraphDoesNotDependOnTheFilesEventOrder) {
   std::shuffle(events.begin(), events.end(), rng);
   EXPECT_EQ(replay_tables(one_rank(j.dump())), base) << "shuffled";
 }
+
+// Question (review of 2026-12-07): does cutting launch overhead never slow a step down when a
+// kernel starts before its launching call (clock skew) exactly at the end of the previous event on
+// its stream? The stream edge bound it there, and the negative latency (-51 us) went on the launch
+// edge as a scalable weight: `launch=0` moved the kernel to its call's start (+43 us), while the
+// same kernel 2 us later (the launch edge binding) was held at its measured start. Both are held
+// now, and every scenario predicts the same for the two.
+TEST(Replay, ASkewedKernelAtItsStreamPredecessorsEndIsHeldUnderEveryScale) {
+  // Step [0, 300): cudaMemcpyAsync [10, 18) -> copy [20, 50) on stream 7; cudaLaunchKernel
+  // [101, 105) -> gemm on stream 7 starting at `start` (before its call), ending at 258;
+  // cudaStreamSynchronize [120, 262) waits for stream 7.
+  auto set_with = [](int64_t start) {
+    return one_rank({ev("user_annotation", "ProfilerStep#1", 1, 0, 300, -1, -1),
+                     ev("cuda_runtime", "cudaMemcpyAsync", 1, 10, 8, -1, 1),
+                     ev("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 7, 20, 30, 7, 1),
+                     ev("cuda_runtime", "cudaLaunchKernel", 1, 101, 4, -1, 2),
+                     ev("kernel", "ampere_sgemm_128x64_nn", 7, start, 258 - start, 7, 2),
+                     ev("cuda_runtime", "cudaStreamSynchronize", 1, 120, 142, -1, 3),
+                     ev("cuda_sync", "Stream Sync", 7, 258, 4, 7, 3)},
+                    "skew.json");
+  };
+  auto predicted = [](const TraceSet& set, std::vector<std::string> scales, bool drop_gpu, int64_t* skewed = nullptr) {
+    AnalyzeRequest req;
+    req.only = {"critical_path", "whatif"};
+    req.options.scales = std::move(scales);
+    req.options.drop_gpu_gaps = drop_gpu;
+    const Result r = analyze_loaded(set, req);
+    if (skewed) *skewed = PathRun{}.diagnostic_count(r, "replay: GPU event starts before its launching call");
+    const Table* w = r.table("whatif");
+    EXPECT_NE(w, nullptr);
+    if (!w) return std::nan("");
+    EXPECT_DOUBLE_EQ(w->column("replay_us").f64[0], 300.0);
+    return w->column("predicted_us").f64[0];
+  };
+  const TraceSet at_end = set_with(50), after = set_with(52);
+  int64_t skewed_at_end = 0, skewed_after = 0;
+  // Launch time cut to nothing or half: the kernel stays at its measured start (was 343 and 321.5).
+  EXPECT_DOUBLE_EQ(predicted(at_end, {"launch=0"}, false, &skewed_at_end), 300.0);
+  EXPECT_DOUBLE_EQ(predicted(at_end, {"launch=0.5"}, false), 300.0);
+  EXPECT_DOUBLE_EQ(predicted(after, {"launch=0"}, false, &skewed_after), 300.0);
+  EXPECT_EQ(skewed_at_end, 1);
+  EXPECT_EQ(skewed_after, 1);
+  for (const auto& [scales, drop_gpu] : std::vector<std::pair<std::vector<std::string>, bool>>{
+           {{"launch=0"}, false}, {{"launch=0.25"}, false}, {{"host=0"}, false}, {{"host=0", "launch=0"}, false}, {{}, true}})
+    EXPECT_DOUBLE_EQ(predicted(at_end, scales, drop_gpu), predicted(after, scales, drop_gpu))
+        << (scales.empty() ? std::string("--drop-gaps gpu") : scales[0]);
+}
+
+// Question (review of 2026-12-07): when a ProfilerStep overlaps the next one, do the critical path
+// and the what-if replay place the work launched in the overlap in the later step only, as the
+// iterations table does? Each step's window had been its raw [ts, end): step 0, 15 us into step 1,
+// had step 1's memcpy launch and copy on its path (245 us instead of 200), and 500 us longer it
+// covered the whole of step 1.
+TEST(Replay, OverlappingStepsPlaceTheOverlapsWorkInTheLaterStepOnly) {
+  // Step 0 [0, 200 + overlap): cudaLaunchKernel [10, 15) -> gemm [20, 170) on stream 7,
+  // cudaStreamSynchronize [20, 175). Step 1 [200, 400): cudaMemcpyAsync [205, 213) -> copy
+  // [215, 245), cudaLaunchKernel [220, 225) -> gemm [245, 380), cudaStreamSynchronize [230, 385).
+  for (const int64_t overlap : {15, 515}) {
+    const TraceSet set = one_rank({ev("user_annotation", "ProfilerStep#0", 1, 0, 200 + overlap, -1, -1),
+                                   ev("cuda_runtime", "cudaLaunchKernel", 1, 10, 5, -1, 1),
+                                   ev("kernel", "ampere_sgemm_128x64_nn", 7, 20, 150, 7, 1),
+                                   ev("cuda_runtime", "cudaStreamSynchronize", 1, 20, 155, -1, 2),
+                                   ev("cuda_sync", "Stream Sync", 7, 170, 5, 7, 2),
+                                   ev("user_annotation", "ProfilerStep#1", 1, 200, 200, -1, -1),
+                                   ev("cuda_runtime", "cudaMemcpyAsync", 1, 205, 8, -1, 3),
+                                   ev("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 7, 215, 30, 7, 3),
+                                   ev("cuda_runtime", "cudaLaunchKernel", 1, 220, 5, -1, 4),
+                                   ev("kernel", "ampere_sgemm_128x64_nn", 7, 245, 135, 7, 4),
+                                   ev("cuda_runtime", "cudaStreamSynchronize", 1, 230, 155, -1, 5),
+                                   ev("cuda_sync", "Stream Sync", 7, 380, 5, 7, 5)},
+                                  "overlap.json");
+    AnalyzeRequest req;
+    req.only = {"iterations", "critical_path", "whatif"};
+    const Result r = analyze_loaded(set, req);
+    const Table* it = r.table("iterations");
+    const Table* cp = r.table("critical_path_summary");
+    const Table* wi = r.table("whatif");
+    const Table* at = r.table("critical_path_attribution");
+    ASSERT_TRUE(it && cp && wi && at) << overlap;
+    ASSERT_EQ(it->rows(), 2u);
+    ASSERT_EQ(cp->rows(), 2u);
+    ASSERT_EQ(wi->rows(), 2u);
+    // The iterations table's placement: one GPU event in step 0, two in step 1.
+    EXPECT_EQ(it->column("gpu_events_count").i64[0], 1) << overlap;
+    EXPECT_EQ(it->column("gpu_events_count").i64[1], 2) << overlap;
+    // Step 0 ends where step 1 starts; step 1 is unchanged.
+    EXPECT_DOUBLE_EQ(cp->column("iteration_us").f64[0], 200.0) << overlap;
+    EXPECT_DOUBLE_EQ(cp->column("critical_path_us").f64[0], 200.0) << overlap;
+    EXPECT_DOUBLE_EQ(wi->column("measured_us").f64[0], 200.0) << overlap;
+    EXPECT_DOUBLE_EQ(wi->column("replay_us").f64[0], 200.0) << overlap;
+    EXPECT_DOUBLE_EQ(cp->column("iteration_us").f64[1], 200.0) << overlap;
+    EXPECT_DOUBLE_EQ(wi->column("measured_us").f64[1], 200.0) << overlap;
+    EXPECT_EQ(wi->column("nodes_count").i64[0] + 3, wi->column("nodes_count").i64[1]) << overlap;  // step 1: a call, a gap and a copy more
+    // The copy is step 1's only.
+    const auto& step = at->column("step").i64;
+    const auto& attr = at->column("attribution").str;
+    double memcpy_us[2] = {0, 0};
+    for (size_t i = 0; i < at->rows(); ++i)
+      if (attr[i] == "memcpy") memcpy_us[step[i]] += at->column("time_us").f64[i];
+    EXPECT_DOUBLE_EQ(memcpy_us[0], 0.0) << overlap;
+    EXPECT_DOUBLE_EQ(memcpy_us[1], 30.0) << overlap;
+    EXPECT_EQ(PathRun{}.diagnostic_count(r, "replay: ProfilerSteps overlapping the next one"), 1) << overlap;
+  }
+}

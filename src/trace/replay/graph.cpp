@@ -278,6 +278,24 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
   std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
     return std::tie(a.ts, a.end, a.n, a.tid_key) < std::tie(b.ts, b.end, b.n, b.tid_key);
   });
+  // A step that overlaps the next one ends at the next one's start: each call (and the GPU work it
+  // launches) belongs to the latest step that started at or before it, the rule by which the
+  // iterations table places GPU work (analyses/iterations.cpp). Before the 2026-12-07 review each
+  // step's window was its raw [ts, end), and the work launched in an overlap counted in both steps
+  // (a step 15 us into the next had the next one's memcpy on its critical path; with 500 us more
+  // the step covered the whole next step).
+  {
+    int64_t overlapping = 0;
+    for (size_t i = 0; i + 1 < steps.size(); ++i)
+      if (steps[i].end > steps[i + 1].ts) {
+        steps[i].end = steps[i + 1].ts;
+        ++overlapping;
+      }
+    if (overlapping > 0)
+      diag.add_count("replay: ProfilerSteps overlapping the next one (each ends at the next one's start; the work launched in the "
+                     "overlap is the later step's)",
+                     "warning", rank_s, overlapping);
+  }
   if (steps.empty()) {
     // The whole trace is one iteration: from the first call or GPU event to the last end.
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -1238,23 +1256,33 @@ void for_each_iteration_graph(const Frame& f, const BuildOptions& opt, Diagnosti
         }
       }
       const int64_t slack_t = opt.unexplained_gap_ticks;
+      // Clock skew between host and device (the event starts before its launching call): the
+      // event is held at its measured start, as one without a known launch, whichever edge binds
+      // it (a negative launch edge had made a -5 us launch_overhead segment, 2026-12-03 review);
+      // the measured replay stays exact. Where this start binds, nothing in the trace explains it:
+      // `unexplained` whatever its length, not `previous_iteration` (below the gap threshold it
+      // had been; 2026-12-05 review). Until the 2026-12-07 review only a binding launch edge was
+      // held so: where the stream predecessor or a producer bound too (the event starting exactly
+      // at its end), the negative latency went on the launch edge as a scalable weight, and
+      // `launch=0` moved the event from 51 us before its call to the call's start (a step 2%
+      // slower for launches cut to nothing), and `host=0` let it start before its measured time.
+      const bool skewed = call != kNone && actual < 0;
+      if (skewed) diag.add("replay: GPU event starts before its launching call (held at its measured start)", "warning", rank_s);
+      auto add_launch_edge = [&] {  // the non-binding launch edge: the median latency, or held as above
+        if (skewed) add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > 0});
+        else add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
+      };
       if (cross != kNone) {
         int64_t wt = ts - r_x;
         add_edge(n, Edge{cross, wt, EdgeKind::CrossStream, false, wt > slack_t});
         if (pred_node != kNone) add_edge(n, Edge{pred_node, 0, EdgeKind::Program, false, false});
-        if (call != kNone) add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
+        if (call != kNone) add_launch_edge();
       } else if (pred_node != kNone && r_p >= r_l) {
         int64_t wt = ts - r_p;
         add_edge(n, Edge{pred_node, wt, EdgeKind::Program, false, wt > slack_t});
-        if (call != kNone) add_edge(n, Edge{call, typical, EdgeKind::Launch, true, false});
+        if (call != kNone) add_launch_edge();
       } else if (call != kNone) {
-        if (actual < 0) {
-          // Clock skew between host and device: the event is held at its measured start, as one
-          // without a known launch (a negative launch edge had made a -5 us launch_overhead
-          // segment, 2026-12-03 review); the measured replay stays exact.
-          diag.add("replay: GPU event starts before its launching call (held at its measured start)", "warning", rank_s);
-          // Where this start binds, nothing in the trace explains it: `unexplained` whatever its
-          // length, not `previous_iteration` (below the gap threshold it had been; 2026-12-05 review).
+        if (skewed) {
           add_edge(n, Edge{kNone, ts, EdgeKind::Start, false, ts > 0});
         } else {
           // Unexplained only beyond the call's own return as well as the median latency: the time
