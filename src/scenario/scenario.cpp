@@ -1175,22 +1175,51 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   // docs/scenario.md says); a plan built otherwise (a validation row) had run interleaved over one
   // stage, its step time changed by a schedule that cannot run (2026-12-06 review). DualPipeV's
   // vpp 2 is its V: its own check below names the missing pipeline.
-  if (p.pp == 1 && p.vpp > 1 && p.schedule != "dualpipev") {
-    // The pipelines that would give the vpp a meaning: pp values that divide the GPUs left by
-    // tp*cp and lay pp*vpp virtual stages out under the stage rule (or match a stated list).
+  // The pp values (2 and up) that would lay pp*vpp virtual stages out under the stage rule (or
+  // match a stated list) at this vpp, and pass the other checks at the dp they leave: they divide
+  // the GPUs left by tp*cp, the replicas split the global batch, the schedule gets its micro-batches
+  // (interleaved-1f1b a multiple of pp, dualpipev at least 2 pp), and the expert grid tiles a
+  // stage's ranks. One list for every stage-layout error (review of 2026-12-07: only vpp at pp 1
+  // and fewer-first-last had listed pp values, the even rule's "does not divide" and the
+  // "exceeds the layers" errors none, though docs/errors.md promises them).
+  auto pp_values = [&] {
     std::string pps;
-    const int64_t left = s.num_gpus / std::max<int64_t>(1, static_cast<int64_t>(p.tp) * p.cp);
-    for (int64_t d = 2; d <= left && d * p.vpp <= m.layers + 2 && d <= (int64_t{1} << 20); ++d) {
+    const int64_t inner = static_cast<int64_t>(p.tp) * p.cp;
+    if (inner <= 0 || s.num_gpus % inner != 0) return pps;
+    const int64_t left = s.num_gpus / inner;
+    for (int64_t d = 2; d <= left && d * p.vpp <= static_cast<int64_t>(m.layers) + 2 && d <= (int64_t{1} << 20); ++d) {
       if (left % d != 0) continue;
       const int64_t n = d * p.vpp;
       const bool lays_out = !p.stage_layers.empty() ? n == static_cast<int64_t>(p.stage_layers.size())
                             : p.stage_rule == "fewer-first-last" ? n <= m.layers && (m.layers + 2) % n == 0
                                                                   : m.layers % n == 0;
-      if (lays_out) pps += (pps.empty() ? "" : ", ") + std::to_string(d);
+      if (!lays_out) continue;
+      const int64_t dp = left / d;
+      const int128 mb_dp = static_cast<int128>(s.train.micro_batch) * dp;
+      if (mb_dp <= 0 || s.train.global_batch % mb_dp != 0) continue;
+      const int128 micro_batches = s.train.global_batch / mb_dp;
+      if (p.schedule == "interleaved-1f1b" && micro_batches % d != 0) continue;
+      if (p.schedule == "dualpipev" && micro_batches < 2 * d) continue;
+      if (m.moe || p.ep > 1) {
+        const int64_t grid = static_cast<int64_t>(p.etp > 0 ? p.etp : p.tp) * p.ep;
+        if (grid <= 0 || (dp * inner) % grid != 0) continue;
+      }
+      pps += (pps.empty() ? "" : ", ") + std::to_string(d);
     }
+    return pps;
+  };
+  // The hint's part for them ("with vpp = V, parallel.pp among ..."), empty where none fits.
+  auto pp_remedy = [&] {
+    const std::string pps = pp_values();
+    return pps.empty() ? pps : "with vpp = " + std::to_string(p.vpp) + ", parallel.pp among " + pps;
+  };
+  auto or_join = [](const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + "; or " + b; };
+  if (p.pp == 1 && p.vpp > 1 && p.schedule != "dualpipev") {
+    // The pipelines that would give the vpp a meaning.
+    const std::string pps = pp_values();
     fail("vpp", "vpp = " + std::to_string(p.vpp) + " with pp = 1: interleaving (virtual pipeline stages) needs pipeline parallelism",
          "parallel.vpp: 1 (no interleaving without a pipeline), or pp > 1" +
-             (pps.empty() ? std::string(" (no pp fits the GPUs and the layers with vpp = " + std::to_string(p.vpp) + ")")
+             (pps.empty() ? std::string(" (no pp fits the GPUs, the layers and the batch with vpp = " + std::to_string(p.vpp) + ")")
                           : " (with vpp = " + std::to_string(p.vpp) + ", parallel.pp among " + pps + ")"));
   }
   const int64_t most_stages = m.layers + (p.stage_layers.empty() ? 0 : 2);
@@ -1213,11 +1242,12 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
   const int64_t stages_wanted = static_cast<int64_t>(p.pp) * p.vpp;
   if (stages_wanted > most_stages) {
     const bool vpp_cause = p.vpp > 1 && p.schedule != "dualpipev" && p.pp <= most_stages;
+    const std::string other_pp = pp_remedy();
     fail(vpp_cause ? "vpp" : "pp", "pp*vpp = " + std::to_string(stages_wanted) + " exceeds the " + std::to_string(m.layers) + " layers" +
                                        (p.stage_layers.empty() ? std::string() : " and the two ends"),
          (p.stage_layers.empty() ? "each pipeline stage (and each virtual stage) holds at least one layer: pp*vpp <= " + std::to_string(m.layers)
                                  : "each virtual stage holds at least one layer, the first and the last aside: pp*vpp <= " + std::to_string(most_stages)) +
-             (vpp_cause ? "; " + vpp_values() : std::string()));
+             (vpp_cause ? "; " + vpp_values() : std::string()) + (other_pp.empty() ? std::string() : "; or " + other_pp));
   }
   const int nstages = p.pp * p.vpp;
   if (!p.stage_layers.empty()) {
@@ -1233,9 +1263,9 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
              // it fails too, 2026-12-03 review): the vpp values that divide, then the rule, then a list.
              std::string h;
              if (p.schedule != "dualpipev" && m.layers % p.pp == 0) h = vpp_values();
-             if ((m.layers + 2) % nstages == 0) h += (h.empty() ? "" : "; or ") + std::string("stage_rule: fewer-first-last");
-             return h + (h.empty() ? "" : "; or ") + "parallel.stage_layers (a list of pp*vpp layer counts summing to " +
-                    std::to_string(m.layers) + ")";
+             if ((m.layers + 2) % nstages == 0) h = or_join(h, "stage_rule: fewer-first-last");
+             h = or_join(h, pp_remedy());
+             return or_join(h, "parallel.stage_layers (a list of pp*vpp layer counts summing to " + std::to_string(m.layers) + ")");
            }());
   } else if (p.stage_rule == "fewer-first-last") {
     // As for the even rule (review of 2026-12-06: the file's stage_rule line had been named for a
@@ -1248,12 +1278,9 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
       const bool even_fits = m.layers % nstages == 0;
       std::string h;
       if (p.schedule != "dualpipev" && pp_fits) h = vpp_values();
-      if (even_fits) h += (h.empty() ? "" : "; or ") + std::string("stage_rule: even");
-      std::string pps;
-      for (int64_t d = 2; d * p.vpp <= m.layers && d <= (int64_t{1} << 20); ++d)
-        if ((m.layers + 2) % (d * p.vpp) == 0 && s.num_gpus % (d * p.tp * p.cp) == 0) pps += (pps.empty() ? "" : ", ") + std::to_string(d);
-      if (!pps.empty()) h += (h.empty() ? "" : "; or ") + std::string("with vpp = ") + std::to_string(p.vpp) + ", parallel.pp among " + pps;
-      h += (h.empty() ? "" : "; or ") + std::string("parallel.stage_layers (a list of pp*vpp layer counts summing to ") + std::to_string(m.layers) + ")";
+      if (even_fits) h = or_join(h, "stage_rule: even");
+      h = or_join(h, pp_remedy());
+      h = or_join(h, "parallel.stage_layers (a list of pp*vpp layer counts summing to " + std::to_string(m.layers) + ")");
       fail(vpp_cause ? "vpp" : even_fits ? "stage_rule" : "pp",
            "fewer-first-last needs pp*vpp = " + std::to_string(nstages) + " to divide layers+2 = " + std::to_string(m.layers + 2) +
                (p.schedule == "dualpipev" ? std::string(" (dualpipev: vpp 2, two chunks per rank)") : std::string()),

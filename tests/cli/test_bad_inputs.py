@@ -1070,5 +1070,24 @@ class BadInputs(unittest.TestCase):
                 p = self.write("tr-layers.csv", text)
                 self.assert_fails(["validate", p], [f"{p}:2:{c}: key 'layers'"], ["expected an integer"])
 
+    def test_review_of_2026_12_07_every_failed_layout_lists_the_pp_values(self):
+        """A stage layout that fails under the even rule, or exceeds the layers, lists the pp values
+        that lay the layers out at this vpp and divide the GPUs left by tp*cp, as fewer-first-last
+        did (docs/errors.md: "the vpp, rule and pp values"; review of 2026-12-07)."""
+        one_f1b = ["--set", "parallel.vpp=1", "--set", "parallel.schedule=1f1b"]
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.pp=32", *one_f1b],
+                          [SCENARIO + " (--set): key 'parallel.pp'"],
+                          ["pp*vpp = 32 does not divide the 80 layers", "with vpp = 1, parallel.pp among 2, 4, 8, 16; or parallel.stage_layers"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.pp=64", "--set", "parallel.schedule=dualpipev", "--set", "parallel.vpp=2"],
+                          [SCENARIO + " (--set): key 'parallel.pp'"],
+                          ["pp*vpp = 128 exceeds the 80 layers", "with vpp = 2, parallel.pp among 2, 4, 8"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "model=gpt3-1.3b", "--set", "num_gpus=16", "--set", "parallel.tp=1",
+                           "--set", "parallel.pp=16", "--set", "training.seq_len=2048", *one_f1b],
+                          [SCENARIO + " (--set): key 'parallel.pp'"],
+                          ["pp*vpp = 16 does not divide the 24 layers", "with vpp = 1, parallel.pp among 2, 4, 8; or parallel.stage_layers"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.pp=32", "--set", "parallel.stage_rule=fewer-first-last", *one_f1b],
+                          [SCENARIO + " (--set): key 'parallel.pp'"], ["with vpp = 1, parallel.pp among 2; or parallel.stage_layers"])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -363,6 +363,48 @@ TEST(PlanErrors, AVppBeyondTheLayersIsNamedWithTheValuesThatFit) {
   EXPECT_EQ(g.find("parallel.vpp among"), std::string::npos) << g;
 }
 
+// Question (review of 2026-12-07): does every failed layout list the pp values that lay the layers
+// out (docs/errors.md: "the vpp, rule and pp values")? Under the even rule, "does not divide" and
+// "exceeds the layers" had listed none; only fewer-first-last and vpp at pp 1 had.
+TEST(PlanErrors, EveryFailedLayoutListsThePpValuesThatFit) {
+  // llama3-70b: 80 layers; 1,024 GPUs over tp 8 leave 128: pp 2, 4, 8 and 16 divide both.
+  const std::vector<std::pair<std::string, std::string>> k1024 = {{"num_gpus", "1024"}, {"training.global_batch", "1024"}};
+  auto with = [&](std::vector<std::pair<std::string, std::string>> more) {
+    more.insert(more.begin(), k1024.begin(), k1024.end());
+    return more;
+  };
+  auto e = error_of(kBase, with({{"parallel.pp", "32"}}));
+  EXPECT_EQ(e.rfind("plan.yaml (--set): key 'parallel.pp': pp*vpp = 32 does not divide the 80 layers", 0), 0u) << e;
+  EXPECT_NE(e.find("with vpp = 1, parallel.pp among 2, 4, 8, 16; or parallel.stage_layers"), std::string::npos) << e;
+  // Beyond the layers: DualPipeV's vpp 2 at pp 64 (128 virtual stages); 2 pp lays out 80 at 2, 4, 8.
+  e = error_of(kBase, with({{"parallel.pp", "64"}, {"parallel.schedule", "dualpipev"}, {"parallel.vpp", "2"}}));
+  EXPECT_EQ(e.rfind("plan.yaml (--set): key 'parallel.pp': pp*vpp = 128 exceeds the 80 layers", 0), 0u) << e;
+  EXPECT_NE(e.find("; or with vpp = 2, parallel.pp among 2, 4, 8"), std::string::npos) << e;
+  // A vpp beyond the layers lists both: the vpp values at this pp, and the pp values at this vpp.
+  e = error_of(kBase, with({{"parallel.vpp", "41"}, {"parallel.schedule", "interleaved-1f1b"}}));
+  EXPECT_NE(e.find("key 'parallel.vpp': pp*vpp = 82 exceeds the 80 layers"), std::string::npos) << e;
+  EXPECT_NE(e.find("with pp = 2, parallel.vpp among 2, 4, 5, 8, 10, 20, 40"), std::string::npos) << e;
+  EXPECT_EQ(e.find("parallel.pp among"), std::string::npos) << "no pp >= 2 lays out 41 x pp stages: " << e;
+  // 24 layers on 16 GPUs (tp 1): pp 2, 4, 8.
+  const std::string small = "model: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {pp: 16}\n"
+                            "training: {global_batch: 64, micro_batch: 1, seq_len: 2048}\n";
+  e = error_of(small);
+  EXPECT_NE(e.find("key 'parallel.pp': pp*vpp = 16 does not divide the 24 layers"), std::string::npos) << e;
+  EXPECT_NE(e.find("with vpp = 1, parallel.pp among 2, 4, 8; or parallel.stage_layers"), std::string::npos) << e;
+  // The values listed pass the batch check too: a global batch of 16 over 128 / pp replicas
+  // takes pp 8 and 16 (dp 16 and 8), not pp 2 or 4 (dp 64 and 32).
+  e = error_of(kBase, with({{"parallel.pp", "32"}, {"training.global_batch", "16"}}));
+  EXPECT_NE(e.find("with vpp = 1, parallel.pp among 8, 16; or"), std::string::npos) << e;
+  // And the schedule's: interleaved-1f1b at vpp 2 with 64 sequences leaves pp 2, 4, 8 fewer
+  // micro-batches than a multiple of pp (1, 2, 4), so none is offered.
+  e = error_of(kBase, with({{"parallel.pp", "32"}, {"parallel.vpp", "2"}, {"parallel.schedule", "interleaved-1f1b"},
+                            {"training.global_batch", "64"}}));
+  EXPECT_NE(e.find("pp*vpp = 64 does not divide the 80 layers"), std::string::npos) << e;
+  EXPECT_EQ(e.find("parallel.pp among"), std::string::npos) << e;
+  e = error_of(kBase, with({{"parallel.pp", "32"}, {"parallel.vpp", "2"}, {"parallel.schedule", "interleaved-1f1b"}}));
+  EXPECT_NE(e.find("with vpp = 2, parallel.pp among 2, 4, 8"), std::string::npos) << e;
+}
+
 // Question (review of 2026-12-03): may a virtual stage hold no layer? The first or last may (the
 // embedding or the loss head alone, Megatron-Core's "E|t*4|..." layouts); one in between may not.
 TEST(PlanErrors, OnlyAnEndStageMayHoldNoLayer) {
