@@ -862,6 +862,16 @@ void moe_validation_note(const Deployment& d, std::vector<std::string>& notes) {
 
 static Result run_serve_in(StudySpec s);
 
+// The memory size assumed on a SoC whose size was not given (memory_gib 0): estimate's and serve's
+// note (serve had assumed the catalog's size without a word; 2026-12-07 review).
+static std::string catalog_memory_note(const Deployment& d, double memory_gib_given) {
+  if (d.accel.kind != "soc" || memory_gib_given != 0) return {};
+  char gbs[64];
+  std::snprintf(gbs, sizeof gbs, "%.1f GB (%.0f GiB)", d.accel.memory_bytes.value / 1e9, d.accel.memory_bytes.value / 1073741824.0);
+  return "memory: " + d.accel.id + " as the catalog lists it, " + gbs +
+         "; a chip may ship with other sizes: give the machine's with --memory-gib (deployment.memory_gib)";
+}
+
 // Errors of the serving model name a key but no file (it is built from specs, not files): the
 // study's file is added here, so that "every request is refused" says where the study is.
 Result run_serve(StudySpec s, const Catalog&, const InferData&) {
@@ -908,6 +918,7 @@ static Result run_serve_in(StudySpec s) {
                                               "(1 - that share), so that the accepted requests arrive at load_fraction x saturation");
   }
   for (const auto& n : weight_format_notes(s.serving.deployment)) r.notes.push_back(n);
+  if (const std::string note = catalog_memory_note(s.serving.deployment, s.deployment.memory_gib); !note.empty()) r.notes.push_back(note);
   npu_peak_note(s.serving.deployment, CostModel(s.serving.deployment).compute_type(), r.notes);
   engine_caveat_notes(s.serving.deployment, r.notes);
   moe_validation_note(s.serving.deployment, r.notes);
@@ -1287,13 +1298,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   for (const auto& n : weight_format_notes(d)) r.notes.push_back(n);
   npu_peak_note(d, cm.compute_type(), r.notes);
   if (const std::string note = ignored_keys_note(d.model); !note.empty()) r.notes.push_back(note);
-  if (d.accel.kind == "soc" && ds.memory_gib == 0)
-  {
-    char gbs[64];
-    std::snprintf(gbs, sizeof gbs, "%.1f GB (%.0f GiB)", d.accel.memory_bytes.value / 1e9, d.accel.memory_bytes.value / 1073741824.0);
-    r.notes.push_back("memory: " + d.accel.id + " as the catalog lists it, " + gbs +
-                      "; a chip may ship with other sizes: give the machine's with --memory-gib (deployment.memory_gib)");
-  }
+  if (const std::string note = catalog_memory_note(d, ds.memory_gib); !note.empty()) r.notes.push_back(note);
   engine_caveat_notes(d, r.notes);
   moe_validation_note(d, r.notes);
   // A context beyond the model's window (max_position_embeddings) does not fit whatever the memory.
@@ -1535,7 +1540,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
         "(under load each pool serves other requests meanwhile: infer serve of the study prices that)");
   if (!decodes)
     r.notes.push_back("--output 1: the one output token comes from the prefill pass, so the request has no decode step: "
-                      "time_per_output_token_s, the decode speeds and floor, energy_per_output_token_j and usd_per_million_decode_tokens "
+                      "time_per_output_token_s, the decode speeds and floor, energy_per_decode_token_j and usd_per_million_decode_tokens "
                       "are not numbers (null in JSON), and the iterations table has the prefill pass only");
   if (draft) {
     r.set("draft_model", draft->model.id);
@@ -1586,7 +1591,11 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       return instances * d.par.devices() * idle * c.held_s + d.par.tp * (busy - idle) * util * c.cost.total_s;
     };
     const Step mid = decode_step(prompt + output / 2.0);
-    r.set("energy_per_output_token_j", decodes ? energy(mid) / (batch * per_step) : std::nan(""));
+    // One decode step's energy (at the request's mid context) over the tokens it emits: the
+    // decode's alone, as usd_per_million_decode_tokens. Named so since 2026-12-07 (review): as
+    // energy_per_output_token_j it read as serve's figure of that name, all the run's energy
+    // (prefill and idle included) over its output tokens, 1.023 against 1.803 J on one study.
+    r.set("energy_per_decode_token_j", decodes ? energy(mid) / (batch * per_step) : std::nan(""));
     r.set("energy_per_prompt_token_j", energy(pre_step) / static_cast<double>(prompt * batch));
   } else {
     // Said, not left out silently (TPU v5p's energy scalars had just been missing; 2026-12-04 review).

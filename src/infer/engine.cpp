@@ -36,14 +36,22 @@ Sourced src(const YamlMap& m, const std::string& key, const std::map<std::string
   return s;
 }
 
+// The values are printed as the file gives them (format_double: 1.5, not std::to_string's
+// 1.500000; 2026-12-07 review).
 void check_fraction(const YamlMap& m, const std::string& key, const Sourced& s, double hi = 1.0) {
   if (s.known && !(s.value >= 0 && s.value <= hi))
-    m.fail(key, "must be in [0, " + std::to_string(hi) + "], got " + std::to_string(s.value));
+    m.fail(key, "must be in [0, " + format_double(hi) + "], got " + format_double(s.value));
 }
-// A share of a rate or of memory that the times divide by: 0 made a decode take for ever and a
-// serve complete nothing without an error (review of 2026-12-05).
+// A share of a rate that the times divide by: 0 made a decode take for ever and a serve complete
+// nothing without an error (review of 2026-12-05).
 void check_rate_fraction(const YamlMap& m, const std::string& key, const Sourced& s) {
-  if (s.known && !(s.value > 0 && s.value <= 1)) m.fail(key, "must be in (0, 1], got " + std::to_string(s.value), "a share of the peak the engine reaches");
+  if (s.known && !(s.value > 0 && s.value <= 1)) m.fail(key, "must be in (0, 1], got " + format_double(s.value), "a share of the peak the engine reaches");
+}
+// A share of the device's memory (what the cache is sized from: 0 left no memory): its own hint,
+// which says what the share is of (before 2026-12-07 it was the rate's "a share of the peak the
+// engine reaches", review). `what`: what the share is, for the hint.
+void check_memory_fraction(const YamlMap& m, const std::string& key, const Sourced& s, const std::string& what) {
+  if (s.known && !(s.value > 0 && s.value <= 1)) m.fail(key, "must be in (0, 1], got " + format_double(s.value), what);
 }
 // A time or a price: never negative (-20000 us of overhead per iteration had made a negative TPOT).
 // (scale: what the file's value was multiplied by when read, undone in the message.)
@@ -136,7 +144,9 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       check_rate_fraction(m, "gemm_fraction", e.gemm_fraction);
       check_fraction(m, "dequant_fraction", e.dequant_fraction);
       check_fraction(m, "overlap_fraction", e.overlap_fraction);
-      check_rate_fraction(m, "memory_utilization_fraction", e.memory_utilization_fraction);
+      check_memory_fraction(m, "memory_utilization_fraction", e.memory_utilization_fraction,
+                            "the share of the device's memory the engine may use for weights, KV cache and workspace "
+                            "(vLLM's gpu_memory_utilization, e.g. 0.9)");
       check_not_negative(m, "iteration_overhead_us", e.iteration_overhead_s, "time in us", 1e-6);
       check_not_negative(m, "sequence_overhead_us", e.sequence_overhead_s, "time in us", 1e-6);
       if (e.kv_block_tokens <= 0) m.fail("kv_block_tokens", "must be positive");
@@ -226,15 +236,30 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       p.usd_per_hour = src(m, "usd_per_hour", sources);
       p.link_bandwidth_bytes_per_s = src(m, "link_bandwidth_gb_per_s", sources, 1e9);
       p.link_latency_s = src(m, "link_latency_us", sources, 1e-6);
-      check_rate_fraction(m, "memory_available_fraction", p.memory_available_fraction);
-      check_rate_fraction(m, "memory_recommended_fraction", p.memory_recommended_fraction);
+      check_memory_fraction(m, "memory_available_fraction", p.memory_available_fraction,
+                            "the share of the device's memory an application may allocate (the rest the OS and the driver keep), "
+                            "e.g. 0.9");
+      check_memory_fraction(m, "memory_recommended_fraction", p.memory_recommended_fraction,
+                            "the share of the device's memory beyond which the platform warns but allocates (Metal's recommended "
+                            "working set: 0.75 of a 36 GB Mac), e.g. 0.66667");
       check_fraction(m, "idle_power_fraction", p.idle_power_fraction);
       check_positive(m, "usd_per_hour", p.usd_per_hour, "price in USD per device-hour");
       check_positive(m, "link_bandwidth_gb_per_s", p.link_bandwidth_bytes_per_s, "bandwidth in GB/s", 1e9);
       check_not_negative(m, "link_latency_us", p.link_latency_s, "time in us", 1e-6);
       m.finish();
-      if (d->devices_.count(p.match)) m.fail("match", "a second entry for '" + p.match + "'", "merge the two entries");
-      d->devices_[p.match] = std::move(p);
+      // One match may have entries for several sizes (above_memory_gib), each once: the Macs'
+      // platform:macos holds the 2/3 of any Mac and the 3/4 above 32 GiB (2026-12-07 review: the
+      // 3/4 had been 18 per-id entries, which a Mac of a user catalog never took). Kept by size,
+      // the largest first, so that the lookup takes the largest size a device is above.
+      auto& same = d->devices_[p.match];
+      for (const auto& q : same)
+        if (q.above_memory_bytes == p.above_memory_bytes)
+          m.fail("match", "a second entry for '" + p.match + "'" +
+                              (p.above_memory_bytes > 0 ? " above " + format_double(p.above_memory_bytes / 1073741824.0) + " GiB" : std::string()),
+                 "merge the two entries (entries of one match differ by above_memory_gib)");
+      same.push_back(std::move(p));
+      std::stable_sort(same.begin(), same.end(),
+                       [](const DeviceProfile& a, const DeviceProfile& b) { return a.above_memory_bytes > b.above_memory_bytes; });
     }
     file.finish();
   }
@@ -248,8 +273,9 @@ std::vector<std::string> InferData::match_notes(const Accelerator& a, const std:
   // chips, or the bundled ids under --catalog) is no error, and never blocks another device.
   std::vector<std::string> out;
   if (devices_.count(a.id)) return out;
-  for (const auto& [match, p] : devices_) {
+  for (const auto& [match, entries] : devices_) {
     if (match.rfind("kind:", 0) == 0 || match.rfind("platform:", 0) == 0) continue;
+    const DeviceProfile& p = entries.back();  // the match's first size (any size, when it has one)
     if (std::find(accelerator_ids.begin(), accelerator_ids.end(), match) != accelerator_ids.end()) continue;
     if (closest_match(match, {a.id}).empty()) continue;
     out.push_back(p.match_loc.file + ":" + std::to_string(p.match_loc.line) + ": the entry for '" + match +
@@ -286,18 +312,22 @@ DeviceProfile InferData::device(const Accelerator& a) const {
   std::vector<std::string> keys = {a.id};
   if (!a.platform.empty()) keys.push_back("platform:" + a.platform);
   for (const std::string& k : {"kind:" + a.kind + " vendor:" + a.vendor, "kind:" + a.kind, std::string("kind:any")}) keys.push_back(k);
+  // A match's entries for several sizes come largest first: the device's memory above an entry's
+  // above_memory_gib takes its memory shares, a platform's as an id's (2026-12-07 review: a Mac of
+  // a user catalog above 32 GiB had taken platform:macos's 2/3 where Metal recommends 3/4).
   for (const std::string& key : keys) {
     auto it = devices_.find(key);
     if (it == devices_.end()) continue;
-    const auto& p = it->second;
-    const bool size_applies = !(p.above_memory_bytes > 0 && a.memory_bytes.value <= p.above_memory_bytes);
-    if (!out.memory_available_fraction.known && size_applies) out.memory_available_fraction = p.memory_available_fraction;
-    if (!out.memory_recommended_fraction.known && size_applies) out.memory_recommended_fraction = p.memory_recommended_fraction;
-    if (!out.idle_power_fraction.known) out.idle_power_fraction = p.idle_power_fraction;
-    if (!out.usd_per_hour.known) out.usd_per_hour = p.usd_per_hour;
-    if (!out.link_bandwidth_bytes_per_s.known) out.link_bandwidth_bytes_per_s = p.link_bandwidth_bytes_per_s;
-    if (!out.link_latency_s.known) out.link_latency_s = p.link_latency_s;
-    if (out.file.empty()) out.file = p.file;
+    for (const auto& p : it->second) {
+      const bool size_applies = !(p.above_memory_bytes > 0 && a.memory_bytes.value <= p.above_memory_bytes);
+      if (!out.memory_available_fraction.known && size_applies) out.memory_available_fraction = p.memory_available_fraction;
+      if (!out.memory_recommended_fraction.known && size_applies) out.memory_recommended_fraction = p.memory_recommended_fraction;
+      if (!out.idle_power_fraction.known) out.idle_power_fraction = p.idle_power_fraction;
+      if (!out.usd_per_hour.known) out.usd_per_hour = p.usd_per_hour;
+      if (!out.link_bandwidth_bytes_per_s.known) out.link_bandwidth_bytes_per_s = p.link_bandwidth_bytes_per_s;
+      if (!out.link_latency_s.known) out.link_latency_s = p.link_latency_s;
+      if (out.file.empty()) out.file = p.file;
+    }
   }
   return out;
 }

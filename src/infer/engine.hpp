@@ -78,8 +78,9 @@ struct DeviceProfile {
   // recommendedMaxWorkingSetSize): a run above it still fits, with a note; unknown: none.
   Sourced memory_recommended_fraction;
   // The entry's memory_available_fraction and memory_recommended_fraction hold only for a device with more memory than this
-  // (macOS wires 3/4 from 36 GB, 2/3 up to 32 GB): a smaller configuration of the same chip
-  // (--memory-gib) takes its kind's default. 0: any size.
+  // (Metal recommends 3/4 from 36 GB, 2/3 up to 32 GB): a smaller configuration of the same chip
+  // (--memory-gib) takes the next entry of the lookup, the same match's for a smaller size or
+  // any size first. One match may have an entry per size. 0: any size.
   double above_memory_bytes = 0;
   Sourced idle_power_fraction;         // idle / TDP power when the catalog has no idle_w
   Sourced usd_per_hour;                // device cost per hour (amortised + hosting) for $/Mtok
@@ -109,7 +110,8 @@ class InferData {
 
  private:
   std::map<std::string, EngineProfile> engines_;
-  std::map<std::string, DeviceProfile> devices_;
+  // By match; a match's entries (one per above_memory_bytes) largest size first.
+  std::map<std::string, std::vector<DeviceProfile>> devices_;
 };
 
 // Value of a Sourced number, or dflt when unknown.

@@ -1099,6 +1099,9 @@ Result Simulation::run(ServingSummary* summary) {
     const std::string note = kv_allocation_note(sp.deployment, engine_kv_allocation(sp.deployment, alloc_seqs, by_memory), alloc_seqs, by_memory);
     if (!note.empty()) r.notes.push_back(note);
   }
+  // The device's memory, as estimate gives it (serve never said which size it assumed on a SoC;
+  // 2026-12-07 review).
+  r.set("memory_capacity_bytes_per_device", sp.deployment.accel.memory_bytes.value);
   // Beyond an advisory share (a Mac's Metal recommended working set), as infer estimate says it
   // (serve had sized the cache from the whole memory and said nothing; 2026-12-05 review).
   if (sp.memory_recommended_fraction > 0) {

@@ -112,6 +112,88 @@ TEST(DeviceProfiles, EveryAppleSocGetsTheLimitOfItsPlatformAndSize) {
   EXPECT_NEAR(data.device(bare).memory_available_fraction.value, 2.0 / 3.0, 1e-4);
 }
 
+// Question (2026-12-07 review): does a Mac a user catalog adds take Metal's recommendation of its
+// size? The 3/4 above 32 GiB is platform:macos's (a second entry of that match, above_memory_gib:
+// 32): it had been restated by an entry per catalog Mac id, and a user's 128 GiB apple-m5-max-40c
+// took the platform's 2/3. No entry of an accelerator id restates its platform's shares.
+TEST(DeviceProfiles, AMacOfAUserCatalogTakesTheRecommendationOfItsSize) {
+  const auto& cat = fixtures::catalog();
+  const auto& data = fixtures::infer_data();
+  Accelerator m5 = cat.accelerator("apple-m4-max-40c");
+  m5.id = "apple-m5-max-40c";
+  ASSERT_GT(m5.memory_bytes.value, 32.0 * 1073741824.0);
+  DeviceProfile p = data.device(m5);
+  ASSERT_TRUE(p.memory_recommended_fraction.known);
+  EXPECT_DOUBLE_EQ(p.memory_recommended_fraction.value, 0.75);
+  EXPECT_EQ(p.memory_recommended_fraction.source.rfind("metal: ", 0), 0u) << p.memory_recommended_fraction.source;
+  EXPECT_DOUBLE_EQ(p.memory_available_fraction.value, 0.9);  // the platform's, from its entry of any size
+  for (const double gib : {36.0, 32.0, 8.0}) {
+    m5.memory_bytes.value = gib * 1073741824.0;
+    EXPECT_NEAR(data.device(m5).memory_recommended_fraction.value, gib > 32 ? 0.75 : 2.0 / 3.0, 1e-4) << gib;
+    EXPECT_DOUBLE_EQ(data.device(m5).memory_available_fraction.value, 0.9) << gib;
+  }
+  // The bundled file's id entries say something their platform's do not.
+  for (const auto& id : cat.accelerator_ids()) {
+    if (cat.accelerator(id).platform != "macos") continue;
+    Accelerator same = cat.accelerator(id);
+    same.id = "a-user-mac";
+    const DeviceProfile own = data.device(cat.accelerator(id)), platform = data.device(same);
+    EXPECT_DOUBLE_EQ(own.memory_recommended_fraction.value, platform.memory_recommended_fraction.value) << id;
+    EXPECT_DOUBLE_EQ(own.memory_available_fraction.value, platform.memory_available_fraction.value) << id;
+  }
+}
+
+// Question: may one match have an entry per size, and each size once? A second entry of the same
+// match and above_memory_gib is refused at its match, a share out of (0, 1] with the value as the
+// file gives it (1.5, not 1.500000) and a hint saying what the share is of (memory, not the peak
+// rate the engine reaches; 2026-12-07 review).
+TEST(DeviceProfiles, AMatchHasOneEntryPerSizeAndItsSharesSayWhatTheyAreOf) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "sextant_devices_sizes";
+  fs::create_directories(dir);
+  fs::copy_file(std::string(SEXTANT_SOURCE_DIR) + "/data/infer/engines.yaml", dir / "engines.yaml", fs::copy_options::overwrite_existing);
+  auto load = [&](const std::string& entries) {
+    std::ofstream((dir / "devices.yaml").string()) << "sources: {x: \"a source\"}\nentries:\n" << entries;
+    return InferData::load(dir.string());
+  };
+  const std::string small = "  - match: platform:linux\n    memory_available_fraction: {value: 0.5, source: x}\n";
+  const std::string big = "  - match: platform:linux\n    above_memory_gib: 16\n    memory_available_fraction: {value: 0.8, source: x}\n";
+  const auto two = load(big + small);  // in either order
+  Accelerator a = fixtures::catalog().accelerator("h100-sxm-80gb");
+  a.platform = "linux";
+  EXPECT_DOUBLE_EQ(two->device(a).memory_available_fraction.value, 0.8);
+  a.memory_bytes.value = 16.0 * 1073741824.0;
+  EXPECT_DOUBLE_EQ(two->device(a).memory_available_fraction.value, 0.5);
+  EXPECT_THROW(load(small + small), sextant::Error);
+  try {
+    load(big + big);
+    ADD_FAILURE() << "a second entry of one size was accepted";
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a second entry for 'platform:linux' above 16 GiB"), std::string::npos) << e.what();
+  }
+  for (const std::string key : {"memory_available_fraction", "memory_recommended_fraction"}) {
+    try {
+      load("  - match: kind:any\n    " + key + ": {value: 1.5, source: x}\n");
+      ADD_FAILURE() << key << " 1.5 was accepted";
+    } catch (const sextant::Error& e) {
+      EXPECT_NE(e.message().find("must be in (0, 1], got 1.5"), std::string::npos) << e.message();
+      EXPECT_EQ(e.message().find("1.500000"), std::string::npos) << e.message();
+      EXPECT_NE(e.hint().find("share of the device's memory"), std::string::npos) << e.hint();
+      EXPECT_EQ(e.hint().find("peak"), std::string::npos) << e.hint();
+    }
+  }
+  // An engine's memory share too (vLLM's gpu_memory_utilization).
+  std::ofstream((dir / "engines.yaml").string()) << "entries:\n  - id: e\n    memory_utilization_fraction: {value: 1.5, estimated: \"x\"}\n";
+  try {
+    load(small);
+    ADD_FAILURE() << "memory_utilization_fraction 1.5 was accepted";
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(e.message().find("got 1.5"), std::string::npos) << e.message();
+    EXPECT_NE(e.hint().find("share of the device's memory the engine may use"), std::string::npos) << e.hint();
+  }
+  fs::remove_all(dir);
+}
+
 // Question: is an entry of data/infer/devices.yaml that can never apply said, or refused when its
 // form is wrong? A misspelt id close to the run's accelerator, which has no entry of its own, is
 // named in a note at its file and line (it had been ignored without a word); an id of another
