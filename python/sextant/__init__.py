@@ -502,7 +502,14 @@ def plan(scenario=None, *, overrides=None, catalog=None, fix=None, top=20, threa
                 job[k] = v
         for k in ("num_gpus", "global_batch", "seq_len"):
             if k in kw:
-                job[k] = _int_in(kw.pop(k), k, 1, 2 ** 62)
+                # The CLI's message for --num-gpus 0; the upper bounds are the scenario's own
+                # (num_gpus at most 2^30, ...), said by the library as for the CLI (a bound of
+                # 2^62 had been named here that no call could reach; review of 2026-12-07).
+                v = kw.pop(k)
+                n = _whole(_plain(v), k)
+                if n < 1:
+                    raise SextantError("key '%s': must be a positive integer (got %r)" % (k, v))
+                job[k] = _int_in(n, k, 1, 2 ** 62)
         src, is_text, name = "", True, "plan()"
         if any(k not in job for k in _JOB_KEYS[:5]):
             _refuse_unknown_job_keys(_overrides(overrides, kw))
@@ -741,6 +748,10 @@ def catalog(kind=None, *, name=None, catalog=None):
     if kind and name:
         # One entry is found by its id in every kind (kind was ignored before 2026-12-03).
         raise SextantError("catalog: give kind (a listing) or name (one entry), not both")
+    if name is not None and not _text(name, "name").strip():
+        # An empty name is no entry, as `sextant catalog show ""` says: it had returned the whole
+        # listing (review of 2026-12-07).
+        raise SextantError("catalog: name is empty: give an entry id (catalog() lists them)")
     return _done(_sextant.catalog(_text(kind, "kind"), _text(name, "name"), _path(catalog, "catalog")))
 
 

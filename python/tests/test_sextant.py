@@ -318,6 +318,21 @@ def test_catalog():
     one = sextant.catalog(name="h100-sxm-80gb")
     assert one["scalars"]["kind"] == "accelerator"
     assert one == cli_json("catalog", "show", "h100-sxm-80gb")
+    # An empty name is no entry (review of 2026-12-07: it returned the whole listing).
+    with pytest.raises(sextant.SextantError, match="name is empty"):
+        sextant.catalog(name="")
+
+
+def test_a_job_plan_says_the_bounds_the_cli_says_and_a_huge_batch_is_no_crash():
+    # Review of 2026-12-07: num_gpus=0 named a bound of 2^62, and a global batch of 2^32 made the
+    # micro-batch divisor an int 0: SIGFPE killed the interpreter.
+    job = dict(model="llama3-8b", system="dgx-h100", num_gpus=8, global_batch=64, seq_len=4096)
+    with pytest.raises(sextant.SextantError, match=r"key 'num_gpus': must be a positive integer \(got 0\)"):
+        sextant.plan(None, **dict(job, num_gpus=0))
+    r = sextant.plan(None, **dict(job, global_batch=2 ** 32), fix={"tp": 8, "pp": 1, "cp": 1, "zero": 1, "recompute": "none"},
+                     top=2, rerank_top=0, threads=1)
+    assert r["scalars"]["global_batch"] == 2 ** 32
+    assert r["tables"]["ranking"]["micro_batch"] and all(mb >= 1 for mb in r["tables"]["ranking"]["micro_batch"])
 
 
 def test_gil_released_during_a_long_call():

@@ -2,6 +2,7 @@
 #include "plan/plan.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <atomic>
 #include <chrono>
@@ -26,12 +27,16 @@ namespace sextant::plan {
 
 namespace {
 
+// The divisors of n that an int holds: a degree or a micro-batch beyond 2^31 - 1 is no plan (a
+// global batch of 2^32 sequences had made the micro-batch 2^32 an int 0 and the search divide by
+// it: SIGFPE in the CLI and the Python module alike; review of 2026-12-07).
 std::vector<int> divisors(int64_t n) {
   std::vector<int> out;
+  constexpr int64_t kMax = std::numeric_limits<int>::max();
   for (int64_t d = 1; d * d <= n; ++d)
     if (n % d == 0) {
-      out.push_back(static_cast<int>(d));
-      if (d * d != n) out.push_back(static_cast<int>(n / d));
+      if (d <= kMax) out.push_back(static_cast<int>(d));
+      if (d * d != n && n / d <= kMax) out.push_back(static_cast<int>(n / d));
     }
   std::sort(out.begin(), out.end());
   return out;
