@@ -51,6 +51,26 @@ check(p.returncode != 0, "unknown model_type accepted")
 check("unknown-model-type.config.json" in p.stderr and "model_type" in p.stderr, f"message: {p.stderr}")
 check("llama" in p.stderr, f"valid choices not listed: {p.stderr}")
 
+# relu2 under a gated-MLP type (LlamaMLP: down(act(gate(x)) * up(x))) is an error at hidden_act with
+# its line: it had been read as Nemotron's ungated relu2, the gate matrix dropped (Llama-3-8B 6.15B
+# for 8.03B). A key that extends a read key (moe_layer_frequency) or params.json's n_kv_heads is a
+# near miss, not an ignored key under which the default applied (review of 2026-12-07).
+with tempfile.TemporaryDirectory() as tmp:
+    cfg = json.load(open(os.path.join(DATA, "llama3-8b-instruct.config.json")))
+    cfg["hidden_act"] = "relu2"
+    path = os.path.join(tmp, "lrelu2.json")
+    json.dump(cfg, open(path, "w"), indent=1)
+    p = show(path)
+    check(p.returncode != 0 and re.search(r"lrelu2\.json:\d+:\d+: key 'hidden_act'", p.stderr)
+          and "gated ReLU^2 MLP is not representable" in p.stderr, f"llama relu2: exit {p.returncode}: {p.stderr}{p.stdout[:300]}")
+    cfg["hidden_act"] = "silu"
+    kv = cfg.pop("num_key_value_heads")
+    cfg["n_kv_heads"] = kv
+    json.dump(cfg, open(path, "w"), indent=1)
+    p = show(path)
+    check(p.returncode != 0 and "key 'n_kv_heads'" in p.stderr and "did you mean 'num_key_value_heads'" in p.stderr,
+          f"n_kv_heads: exit {p.returncode}: {p.stderr}")
+
 # A config's rope_scaling sets the context window as vLLM derives it, and `show` says where it came
 # from: Qwen2.5-7B-Instruct with YaRN (32,768 x 4) had shown 32,768 (review of 2026-12-06).
 with tempfile.TemporaryDirectory() as tmp:
@@ -139,6 +159,119 @@ for line in rows:
         estimated = want[1].startswith("estimated")
         check(cell.rstrip("~") != "" and float(cell.rstrip("~")) == float(want[0]) and cell.endswith("~") == estimated,
               f"docs/catalog.md {aid} {name}: '{cell}', the catalog {want[0]}{'~' if estimated else ''}")
+
+# docs/catalog.md's systems table gives each system as `catalog show` has it: accelerator, GPUs per
+# node, scale-up network and domain, scale-out network with its NIC count and topology, the NIC rate
+# where the entry overrides the network's own ("dcn-100g at 50 Gb/s x4"), `~` after the NIC count
+# exactly where the catalog's nic_bandwidth is estimated, and the file. hgx-h200-8gpu and mi300x-8gpu
+# had shown an estimated NIC build unmarked, tpu-v5p-slice twice its modelled 50 Gb/s per chip
+# (review of 2026-12-07).
+systems_md = catalog_md.split("### Systems", 1)[1].split("\n### ", 1)[0]
+srows = [line for line in systems_md.splitlines() if line.startswith("| `")]
+sl = subprocess.run([BIN, "catalog", "list", "systems", "--json", "-"], capture_output=True, text=True)
+check(sl.returncode == 0, sl.stderr)
+if sl.returncode == 0:
+    listed = set(json.loads(sl.stdout)["tables"]["systems"]["columns"]["id"])
+    shown = [line.split("`", 2)[1] for line in srows]
+    check(sorted(shown) == sorted(listed),
+          f"docs/catalog.md systems table: missing {sorted(listed - set(shown))}, extra or repeated "
+          f"{sorted(i for i in set(shown) if shown.count(i) > 1 or i not in listed)}")
+net_gbit = {}
+
+
+def network_gbit_per_s(nid):
+    if nid not in net_gbit:
+        p = subprocess.run([BIN, "catalog", "show", nid, "--json", "-"], capture_output=True, text=True)
+        f = json.loads(p.stdout)["tables"]["fields"]["columns"] if p.returncode == 0 else {"field": [], "value": [], "unit": []}
+        bw = {n: (v, u) for n, v, u in zip(f["field"], f["value"], f["unit"])}.get("bandwidth", ("nan", ""))
+        check(bw[1].startswith("GB/s"), f"catalog show {nid}: bandwidth unit '{bw[1]}'")
+        net_gbit[nid] = float(bw[0]) * 8.0
+    return net_gbit[nid]
+
+
+scale_out_re = re.compile(r"^([a-z0-9.\-]+)(?: at ([0-9.]+) Gb/s)? x(\d+)(~?), ([a-z\-]+)$")
+for line in srows:
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    sid = cells[0].strip("`")
+    p = subprocess.run([BIN, "catalog", "show", sid, "--json", "-"], capture_output=True, text=True)
+    if p.returncode != 0 or len(cells) != 6:
+        check(False, f"docs/catalog.md systems table names {sid} ({len(cells)} cells): {p.stderr.strip()}")
+        continue
+    j = json.loads(p.stdout)
+    sc = j["scalars"]
+    f = j["tables"]["fields"]["columns"]
+    fields = {n: (v, src) for n, v, src in zip(f["field"], f["value"], f["source"])}
+    where = f"docs/catalog.md systems table {sid}"
+    check(cells[1] == f"`{sc['accelerator']}`", f"{where}: accelerator {cells[1]}, the catalog {sc['accelerator']}")
+    check(cells[2] == str(sc["gpus_per_node"]), f"{where}: GPUs/node {cells[2]}, the catalog {sc['gpus_per_node']}")
+    want_up = f"{sc['scale_up_network']} ({sc['scale_up_domain_gpus']})"
+    check(cells[3] == want_up, f"{where}: scale-up '{cells[3]}', the catalog '{want_up}'")
+    check(cells[5] == os.path.basename(sc["file"]), f"{where}: file {cells[5]}, the catalog {sc['file']}")
+    # The legend says every system is modelled non-blocking.
+    check(sc["oversubscription_ratio"] == 1, f"{where}: oversubscription {sc['oversubscription_ratio']}, the legend says 1")
+    if not sc.get("scale_out_network"):
+        check(cells[4] == "(not published)", f"{where}: scale-out '{cells[4]}', the catalog has none")
+        continue
+    m = scale_out_re.match(cells[4])
+    if not m:
+        check(False, f"{where}: scale-out '{cells[4]}' is not 'NETWORK [at R Gb/s] xN[~], TOPOLOGY'")
+        continue
+    net, rate, nics, tilde, topo = m.groups()
+    check(net == sc["scale_out_network"], f"{where}: scale-out network {net}, the catalog {sc['scale_out_network']}")
+    check(int(nics) == sc["nics_per_node"], f"{where}: {nics} NICs, the catalog {sc['nics_per_node']}")
+    check(topo == sc["topology"], f"{where}: topology {topo}, the catalog {sc['topology']}")
+    nic = fields.get("nic_bandwidth", ("unknown", ""))
+    if nic[0] == "unknown":
+        check(rate is None and tilde == "", f"{where}: '{cells[4]}', the catalog has no NIC rate")
+        continue
+    overridden = abs(float(nic[0]) - network_gbit_per_s(net)) > 1e-6
+    check((rate is not None) == overridden and (rate is None or float(rate) == float(nic[0])),
+          f"{where}: '{cells[4]}', the catalog {nic[0]} Gb/s per NIC on {net} of {network_gbit_per_s(net):g} Gb/s")
+    estimated = nic[1].startswith("estimated")
+    check((tilde == "~") == estimated,
+          f"{where}: '{cells[4]}', the catalog's nic_bandwidth {nic[0]}{'~' if estimated else ''} ({nic[1][:60]})")
+
+# The validation READMEs describe a part's figures as the catalog sources them (review of 2026-12-07):
+# the b200 row had called 8 TB/s "the GB200 part's" where NVIDIA's DGX B200 datasheet prints it for
+# the B200 too (64 TB/s per 8 GPUs), so the row names every TB/s figure the b200 entry's source weighs;
+# inference-README.md had called the M1's 68.25 GB/s (estimated, Apple states none) Apple's
+# specification, and said Apple publishes no FLOPS where the catalog cites Apple's figures.
+
+
+def catalog_fields(aid):
+    p = subprocess.run([BIN, "catalog", "show", aid, "--json", "-"], capture_output=True, text=True)
+    check(p.returncode == 0, f"catalog show {aid}: {p.stderr.strip()}")
+    if p.returncode != 0:
+        return {}
+    f = json.loads(p.stdout)["tables"]["fields"]["columns"]
+    return {n: (v, src) for n, v, src in zip(f["field"], f["value"], f["source"])}
+
+
+with open(os.path.join(ROOT, "data", "validation", "README.md")) as f:
+    val_readme = f.read()
+b200_row = next((line for line in val_readme.splitlines() if line.startswith("| b200 |")), "")
+bw = catalog_fields("b200").get("memory_bandwidth", ("0", ""))
+for tb in set(re.findall(r"(\d+(?:\.\d+)?) TB/s", bw[1])) | {f"{float(bw[0]) / 1000:g}"}:
+    check(f"{tb} TB/s" in b200_row, f"data/validation/README.md b200 row does not give {tb} TB/s (b200 source: {bw[1]})")
+with open(os.path.join(ROOT, "data", "validation", "inference-README.md")) as f:
+    inf_readme = f.read()
+hw = inf_readme.split("## Hardware facts", 1)[1].split("\n## ", 1)[0]
+for line in hw.splitlines():
+    m = re.match(r"\| `(apple-[a-z0-9\-]+)` \| ([^|]+?) \|", line)
+    if not m:
+        continue
+    mb = catalog_fields(m.group(1)).get("memory_bandwidth", ("", ""))
+    if mb[1].startswith("estimated"):
+        check(f"Apple states no bandwidth for the {m.group(2)}" in hw,
+              f"inference-README.md, Hardware facts: {m.group(1)}'s {mb[0]} GB/s is estimated in the catalog, the text does not say so")
+al = subprocess.run([BIN, "catalog", "list", "accelerators", "--json", "-"], capture_output=True, text=True)
+if al.returncode == 0:
+    ids = [i for i in json.loads(al.stdout)["tables"]["accelerators"]["columns"]["id"] if i.startswith("apple-")]
+    sourced = [i for i in ids if not catalog_fields(i).get("peak_fp32", ("", "estimated"))[1].startswith(("estimated", "unknown"))]
+    check(not sourced or "publishes no FLOPS" not in hw,
+          f"inference-README.md says Apple publishes no FLOPS; the catalog cites Apple's FP32 figure for {sourced}")
+else:
+    check(False, al.stderr)
 
 # Every property a framework entry may set is described in docs/catalog.md's Frameworks section
 # (moe_router_weighting, printed by `catalog show megatron-core`, had been left out; review of
