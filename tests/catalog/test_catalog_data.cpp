@@ -188,8 +188,9 @@ TEST(CatalogData, DensePeaksMatchTheValidationReadme) {
   struct M { const char* id; double gib, gb_per_s; };
   const M mem[] = {{"a100-sxm-40gb", 40, 1555}, {"a100-sxm-80gb", 80, 2039}, {"h100-sxm-80gb", 80, 3350},
                    {"h100-sxm-96gb-500w", 96, 2400}, {"h200-sxm-141gb", 141, 4800},
-                   // b200: NVIDIA's per-GPU Blackwell datasheet column gives 7.7 TB/s where the README
-                   // (and the DGX B200 datasheet's 64 TB/s total) give 8 (review of 2026-12-05).
+                   // b200: NVIDIA's per-GPU Blackwell datasheet column gives 7.7 TB/s, the DGX B200
+                   // datasheet 64 TB/s for eight; the catalog takes the per-GPU figure, as
+                   // data/validation/README.md says (reviews of 2026-12-05 and 2026-12-07).
                    {"b200", 180, 7700},
                    // gb300: NVIDIA's datasheet gives 279 GB usable where the README gives the stacks' 288
                    // (review of 2026-12-03; B200 and GB200 carry the usable figure too).
