@@ -148,6 +148,37 @@ const std::map<std::string, std::vector<std::string>>& keys_of_types() {
   return k;
 }
 
+// Whether file key k is plausibly key a (one the mapping reads) written wrong: within two edits, a
+// truncation of it (first_k_dense for first_k_dense_replace), an extension of it, or another
+// convention's name of it. Extensions (moe_layer_frequency for moe_layer_freq, sliding_window_size,
+// head_dim_size) and Meta's and Mistral's params.json names (n_kv_heads for num_key_value_heads)
+// had been ignored keys, the default used in their place: 32 KV heads for 8 (review of
+// 2026-12-07). Only a key the file does not write is a candidate `a` (the callers' rule), so
+// Gemma 2's sliding_window_size beside its sliding_window stays an ignored key.
+const std::map<std::string, std::string>& params_json_names() {
+  static const std::map<std::string, std::string> names = {
+      {"n_kv_heads", "num_key_value_heads"}, {"n_heads", "num_attention_heads"}, {"n_layers", "num_hidden_layers"},
+      {"dim", "hidden_size"},                {"hidden_dim", "intermediate_size"}};
+  return names;
+}
+bool near_miss_of(const std::string& k, const std::string& a) {
+  const int d = edit_distance_capped(k, a, 2);
+  if (d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()))) return true;
+  const auto starts = [](const std::string& longer, const std::string& prefix) {
+    return prefix.size() >= 6 && prefix.size() < longer.size() && longer.compare(0, prefix.size(), prefix) == 0;
+  };
+  if (starts(a, k) || starts(k, a)) return true;
+  const auto it = params_json_names().find(k);
+  return it != params_json_names().end() && it->second == a;
+}
+Error near_miss_error(const std::string& file, const std::string& type, const std::string& k, const std::string& a) {
+  const auto it = params_json_names().find(k);
+  const std::string what = it != params_json_names().end() && it->second == a ? "the params.json name (Meta's and Mistral's reference code) of '"
+                                                                                : "a near miss of '";
+  return Error(SourceLocation{file, 0, 0, k}, "unknown key for model_type '" + type + "': " + what + a + "', which it reads (its default would be used)",
+               "did you mean '" + a + "'?");
+}
+
 struct Reader {
   const nlohmann::json& j;
   std::string file;
@@ -256,8 +287,17 @@ void set_layer_pattern(MoEConfig& m, const std::vector<int>& pattern) {
 }
 
 // The MLP of an activation name; an activation the model cannot represent is an error, never a
-// silent SwiGLU.
-std::string mlp_from_act(const std::string& act, bool gated, const std::string& file, const char* key) {
+// silent SwiGLU. `gated`: the type's MLP multiplies act(gate(x)) by up(x) (LlamaMLP and its kin).
+// relu2 (squared ReLU) is the catalog's ungated MLP only (Nemotron's up -> relu^2 -> down): under
+// a gated type it had been read as that, the gate matrix dropped (Llama-3-8B with relu2 read 6.15B
+// for 8.03B; review of 2026-12-07). No mlp kind is a gated ReLU^2: an error at the key.
+std::string mlp_from_act(const std::string& act, bool gated, const std::string& file, const char* key, const std::string& type) {
+  if (act == "relu2" && gated)
+    throw Error(SourceLocation{file, 0, 0, key},
+                "activation 'relu2' under model_type " + type +
+                    ", whose MLP is gated (down(relu2(gate(x)) * up(x))): a gated ReLU^2 MLP is not representable (the relu2 MLP is "
+                    "ungated, Nemotron's down(relu2(up(x))))",
+                "give the model's activation (silu: SwiGLU; a gelu form: GeGLU); an ungated squared-ReLU model is model_type nemotron");
   if (act == "relu2") return "relu2";
   if (act.find("gelu") != std::string::npos) return gated ? "geglu" : "gelu";
   if (act == "silu" || act == "swish") return gated ? "swiglu" : "gelu";
@@ -507,8 +547,10 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     }
     SourceLocation at = json_key_location(text, file, key, duplicate ? 2 : 1);
     // A required key the file does not write is placed at model_type, the key that requires it
-    // (the error had named the file alone; review of 2026-12-06).
-    if (at.line == 0 && e.message().rfind("required key is missing", 0) == 0) {
+    // (the error had named the file alone; review of 2026-12-06), and so is any error about a key
+    // it does not write (its default's value refused: Qwen2-MoE's shared expert 5632; review of
+    // 2026-12-07).
+    if (at.line == 0 && !key.empty() && key.find('.') == std::string::npos) {
       at = json_key_location(text, file, "model_type");
       at.key = key;
     }
@@ -557,6 +599,13 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   const auto supported = [&](const nlohmann::json& t) {
     return t.is_string() && t != "gemma3" && std::find(types.begin(), types.end(), t.get<std::string>()) != types.end();
   };
+  // A text_config that is not an object, under a type read from it: said at text_config (a llava
+  // config with "text_config": "x" had been refused as an unsupported model_type; review of
+  // 2026-12-07).
+  if (j.contains("model_type") && j["model_type"].is_string() && !supported(j["model_type"]) && j.contains("text_config") &&
+      !j["text_config"].is_null() && !j["text_config"].is_object())
+    throw Error(SourceLocation{file, 0, 0, "text_config"}, "text_config must be an object (the language model's config), got " + j["text_config"].dump(),
+                "a multimodal config holds its language model's keys in text_config: {\"model_type\": ..., \"hidden_size\": ..., ...}");
   std::string wrapper;  // the wrapper's model_type when the language model is read from its text_config
   if (j.contains("model_type") && j["model_type"].is_string() && !supported(j["model_type"]) && j["model_type"] != "gemma3" &&
       j.contains("text_config") && j["text_config"].is_object() && j["text_config"].contains("model_type") &&
@@ -569,8 +618,8 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
                 "give the checkpoint's whole config.json, or write the language model's keys at the top level with model_type gemma3_text");
   if (j.contains("model_type") && j["model_type"] == "gemma3" && j.contains("text_config")) wrapper = "gemma3";
   if (!wrapper.empty()) {
-    if (!j["text_config"].is_object())
-      throw Error(SourceLocation{file, 0, 0, "text_config"}, "expected the language model's config (an object), got " + j["text_config"].dump());
+    if (!j["text_config"].is_object())  // gemma3's null text_config
+      throw Error(SourceLocation{file, 0, 0, "text_config"}, "text_config must be an object (the language model's config), got " + j["text_config"].dump());
     nlohmann::json text = j["text_config"];
     if (wrapper == "gemma3" && !text.contains("model_type")) text["model_type"] = "gemma3_text";
     // Gemma 3's language model is gemma3_text (its QK-norm and sliding windows); another type here
@@ -697,8 +746,21 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
   try {
     ModelConfig c = map_hf_keys(r, type, wrapper, outer_ignored);
     if (r.missing.empty()) return c;
-  } catch (const Error&) {
-    if (r.missing.empty()) throw;
+  } catch (const Error& e) {
+    if (r.missing.empty()) {
+      // An error about a key the file does not write (its default's value refused) where the file
+      // has a near miss of that key: the near miss is the error, as it would have been had the
+      // mapping gone on (Qwen2-MoE's shared_expert_intermediate for shared_expert_intermediate_size
+      // had been refused for the class default 5632, the typo unsaid; review of 2026-12-07).
+      const std::string& key = e.where().key;
+      if (!key.empty() && !j.contains(key) && (r.used.count(key) || r.may_read.count(key)))
+        for (auto it = j.begin(); it != j.end(); ++it) {
+          const std::string& k = it.key();
+          const bool foreign = std::any_of(foreign_keys().begin(), foreign_keys().end(), [&](const ForeignKey& f) { return k == f.key; });
+          if (!r.used.count(k) && !r.may_read.count(k) && !foreign && near_miss_of(k, key)) throw near_miss_error(file, type, k, key);
+        }
+      throw;
+    }
   }
   throw r.missing_key_error(type);
 }
@@ -765,7 +827,7 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     // modelled GELU; review of 2026-12-05).
     const std::string act = r.s("activation_function", "gelu_new");
     static const std::set<std::string> gelus = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "gelu_python", "gelu_accurate"};
-    if (!gelus.count(act)) c.mlp = mlp_from_act(act, false, file, "activation_function");
+    if (!gelus.count(act)) c.mlp = mlp_from_act(act, false, file, "activation_function", type);
   } else if (type == "gpt_neox") {
     c.layers = r.size_or_default("num_hidden_layers", sizes.layers);
     c.hidden = r.size_or_default("hidden_size", sizes.hidden);
@@ -775,7 +837,7 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     c.vocab = r.size_or_default("vocab_size", sizes.vocab);
     c.max_seq_len = r.i("max_position_embeddings", 0);
     if (r.has("max_position_embeddings")) c.max_seq_len_source = "max_position_embeddings";
-    c.mlp = mlp_from_act(r.s("hidden_act", "gelu"), false, file, "hidden_act");
+    c.mlp = mlp_from_act(r.s("hidden_act", "gelu"), false, file, "hidden_act", type);
     c.norm = "layernorm";
     c.tied_embeddings = r.b("tie_word_embeddings", false);
   } else if (type == "qwen") {
@@ -901,7 +963,7 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     const char* act_key = r.has(first) || !r.has(second) ? first : second;
     const std::string act = r.s(act_key, gemma ? "gelu_pytorch_tanh" : type == "nemotron" ? "relu2" : "silu");
     r.may_read.insert(first);
-    c.mlp = mlp_from_act(act, type != "nemotron", file, act_key);
+    c.mlp = mlp_from_act(act, type != "nemotron", file, act_key, type);
     c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
     // A window that is not a whole number is an error, as every integer key (4096.0 and "4096" had
     // been dropped silently: full attention).
@@ -1046,7 +1108,10 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
       // 8 x 2560): a width that is not a multiple was rounded silently (1000 became 2560).
       if (shared > 0 && m.expert_ffn_hidden > 0 && shared % m.expert_ffn_hidden != 0)
         throw Error(SourceLocation{file, 0, 0, "shared_expert_intermediate_size"},
-                    "shared_expert_intermediate_size " + std::to_string(shared) + " is not a multiple of moe_intermediate_size " +
+                    "shared_expert_intermediate_size " + std::to_string(shared) +
+                        // A width the file does not write is the class's: said so (review of 2026-12-07).
+                        (r.has("shared_expert_intermediate_size") ? std::string() : " (not written: the Qwen2MoeConfig default)") +
+                        " is not a multiple of moe_intermediate_size " +
                         std::to_string(m.expert_ffn_hidden) + ": the shared expert is modelled as whole experts of that width",
                     "write the model as a catalog YAML entry with moe.shared_experts");
       m.shared_experts = shared > 0 ? shared / std::max(1, m.expert_ffn_hidden) : 0;
@@ -1336,16 +1401,8 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     // A key the mapping knows but did not apply (a window with use_sliding_window false) is
     // ignored, not the near miss of a longer one (sliding_window of sliding_window_pattern).
     if (r.may_read.count(k)) candidates.clear();
-    for (const auto& a : candidates) {
-      if (j.contains(a)) continue;
-      const int d = edit_distance_capped(k, a, 2);
-      const bool near = d <= 2 && 3 * d < static_cast<int>(std::max(k.size(), a.size()));
-      const bool truncated = k.size() >= 6 && k.size() < a.size() && a.compare(0, k.size(), k) == 0;
-      if (near || truncated)
-        throw Error(SourceLocation{file, 0, 0, k}, "unknown key for model_type '" + type + "': a near miss of '" + a +
-                                                       "', which it reads (its default would be used)",
-                    "did you mean '" + a + "'?");
-    }
+    for (const auto& a : candidates)
+      if (!j.contains(a) && near_miss_of(k, a)) throw near_miss_error(file, type, k, a);
     c.ignored_keys.push_back(k);
   }
   for (const auto& k : outer_ignored) c.ignored_keys.push_back(k);

@@ -1424,3 +1424,99 @@ TEST(HfConfig, KeysOfAnotherArchitectureThatChangeTheModelAreRefused) {
   EXPECT_EQ(parse_hf_config(R"({"model_type": "gpt_neox", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4,
     "intermediate_size": 1024, "vocab_size": 1000, "use_parallel_residual": true})", "neox.json").layers, 2);
 }
+
+// Questions (review of 2026-12-07): is relu2 under a gated-MLP model_type an error, not the ungated
+// relu2 MLP with the gate matrix dropped (Llama-3-8B with relu2 had read 6.15B for 8.03B)? Are
+// keys that extend a key the type reads (moe_layer_frequency, sliding_window_size, head_dim_size)
+// and params.json's n_kv_heads near misses, while Transformers' keys that merely start with a read
+// key (Gemma 2's sliding_window_size beside sliding_window, hidden_activation, num_experts_per_tok)
+// still load? Is a misspelt Qwen2-MoE shared_expert_intermediate_size named as such, not refused for
+// the class default 5632, and is an error about an unwritten key placed at model_type's line? Is a
+// text_config that is not an object said at text_config?
+TEST(HfConfig, GatedRelu2ExtendedKeysAndDefaultValueErrors) {
+  const std::string llama = read_text(test_data("llama3-8b-instruct.config.json"));
+  // relu2 under gated types: an error at the activation's key.
+  for (const char* type : {"llama", "mistral", "qwen3", "olmo2"}) {
+    const std::string text = R"({"model_type": ")" + std::string(type) + R"(", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+      "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "hidden_act": "relu2"})";
+    const Error e = error_of(text);
+    EXPECT_EQ(e.where().key, "hidden_act") << type;
+    EXPECT_GT(e.where().line, 0) << type;
+    EXPECT_NE(e.message().find("gated ReLU^2 MLP is not representable"), std::string::npos) << e.message();
+  }
+  const Error gemma = error_of(R"({"model_type": "gemma", "hidden_activation": "relu2"})");
+  EXPECT_EQ(gemma.where().key, "hidden_activation");
+  std::string ds_text = read_text(test_data("deepseek-r1.config.json"));
+  ds_text.replace(ds_text.find(R"("hidden_act": "silu")"), 20, R"("hidden_act": "relu2")");
+  const Error ds = error_of(ds_text);
+  EXPECT_EQ(ds.where().key, "hidden_act");
+  EXPECT_NE(ds.message().find("not representable"), std::string::npos) << ds.message();
+  // Ungated types keep relu2: Nemotron (its default), GPT-NeoX.
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "nemotron", "hidden_act": "relu2"})", "n.json").mlp, "relu2");
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "gpt_neox", "hidden_act": "relu2"})", "x.json").mlp, "relu2");
+
+  // Keys that extend a read key, and params.json's name: near misses at their own key and line.
+  const std::string no_kv = [&] {
+    std::string t = llama;
+    const size_t at = t.find("\"num_key_value_heads\": 8,");
+    t.erase(at, std::string("\"num_key_value_heads\": 8,").size());
+    return t;
+  }();
+  ASSERT_NE(no_kv, llama);
+  const auto no_kv_with = [&](const std::string& extra) { return std::string(no_kv).insert(no_kv.rfind('}'), ", " + extra + "\n"); };
+  for (const auto& [extra, key, meant] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {R"("n_kv_heads": 8)", "n_kv_heads", "num_key_value_heads"},
+           {R"("num_key_value_heads_count": 8)", "num_key_value_heads_count", "num_key_value_heads"}}) {
+    const Error e = error_of(no_kv_with(extra));
+    EXPECT_EQ(e.where().key, key);
+    EXPECT_GT(e.where().line, 0);
+    EXPECT_NE(e.hint().find("did you mean '" + meant + "'"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(error_of(no_kv_with(R"("n_kv_heads": 8)")).message().find("params.json"), std::string::npos);
+  const Error hd = error_of(R"({"model_type": "qwen3", "head_dim_size": 64})");
+  EXPECT_EQ(hd.where().key, "head_dim_size");
+  const Error sw = error_of(R"({"model_type": "mistral", "sliding_window_size": 8192})");
+  EXPECT_EQ(sw.where().key, "sliding_window_size");
+  EXPECT_NE(sw.hint().find("'sliding_window'"), std::string::npos) << sw.hint();
+  const std::string dsv3 = read_text(test_data("deepseek-r1.config.json"));
+  std::string freq = dsv3;
+  freq.replace(freq.find("\"moe_layer_freq\""), 16, "\"moe_layer_frequency\"");
+  EXPECT_EQ(error_of(freq).where().key, "moe_layer_frequency");
+  // Transformers' keys that start with a read key, where that key is written too, still load.
+  const ModelConfig g2 = parse_hf_config(R"({"model_type": "gemma2", "sliding_window": 4096, "sliding_window_size": 4096,
+    "hidden_act": "gelu_pytorch_tanh", "hidden_activation": "gelu_pytorch_tanh"})", "g2.json");
+  EXPECT_EQ(g2.sliding_window, 4096);
+  EXPECT_TRUE(has(g2.ignored_keys, "sliding_window_size"));
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "gemma3_text", "sliding_window": 1024, "sliding_window_pattern": 6})", "g3.json").sliding_window,
+            1024);
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "llama", "hidden_activation": "silu"})", "l.json").mlp, "swiglu");
+  for (const char* f : {"llama3-8b-instruct.config.json", "qwen3-30b-a3b.config.json", "mixtral-8x7b.config.json", "deepseek-r1.config.json",
+                        "gpt2.config.json", "qwen-7b.config.json", "llava-1.5-7b-hf.config.json"})
+    EXPECT_NO_THROW((void)hf(f)) << f;
+
+  // Qwen2-MoE: a misspelt shared_expert_intermediate_size is the error, not the default's width.
+  const std::string q57 = R"({"model_type": "qwen2_moe", "hidden_size": 3584, "intermediate_size": 18944,
+    "moe_intermediate_size": 2560, "num_hidden_layers": 28, "num_attention_heads": 28, "num_key_value_heads": 4,
+    "num_experts": 64, "num_experts_per_tok": 8, "vocab_size": 151936)";
+  const Error typo = error_of(q57 + R"(, "shared_expert_intermediate": 20480})");
+  EXPECT_EQ(typo.where().key, "shared_expert_intermediate");
+  EXPECT_EQ(typo.where().line, 3);
+  EXPECT_NE(typo.hint().find("did you mean 'shared_expert_intermediate_size'"), std::string::npos) << typo.what();
+  // Left out: the class default, said as such, at model_type's line.
+  const Error dflt = error_of(q57 + "}");
+  EXPECT_EQ(dflt.where().key, "shared_expert_intermediate_size");
+  EXPECT_EQ(dflt.where().line, 1);
+  EXPECT_NE(dflt.message().find("5632 (not written: the Qwen2MoeConfig default)"), std::string::npos) << dflt.message();
+  EXPECT_EQ(parse_hf_config(q57 + R"(, "shared_expert_intermediate_size": 20480})", "q.json").moe->shared_experts, 8);
+
+  // A text_config that is not an object: said at text_config, with its line.
+  for (const char* text : {R"({"model_type": "llava",
+      "text_config": "x"})", R"({"model_type": "llava",
+      "text_config": ["llama"]})", R"({"model_type": "gemma3",
+      "text_config": 3})"}) {
+    const Error e = error_of(text);
+    EXPECT_EQ(e.where().key, "text_config") << text;
+    EXPECT_EQ(e.where().line, 2) << text;
+    EXPECT_NE(e.message().find("text_config must be an object"), std::string::npos) << e.message();
+  }
+}
