@@ -1447,10 +1447,13 @@ std::vector<double> order_rank_ends_s(const PipelineSchedule& s, const StageTime
             if (d < 0) break;
             dep = std::max(dep, d);
           }
-          const double end = std::max(free_at[R], dep) + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk) + extra[R][k] + extra[R][k + 1];
+          // A full backward's weight pass inside the pair, before both outputs (2026-12-07 review).
+          const bool full = ir::weight_joins_backward(o, k + 1);
+          const double end = std::max(free_at[R], dep) + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk) + extra[R][k] + extra[R][k + 1] +
+                             (full ? wgt_of(R, nb.chunk) + extra[R][k + 2] : 0.0);
           f_end[VF * M + static_cast<size_t>(it.microbatch)] = b_end[VB * M + static_cast<size_t>(nb.microbatch)] = free_at[R] = end;
-          pos[R] += 2;
-          remaining -= 2;
+          pos[R] += full ? 3 : 2;
+          remaining -= full ? 3 : 2;
           progress = true;
           continue;
         }
@@ -1465,12 +1468,14 @@ std::vector<double> order_rank_ends_s(const PipelineSchedule& s, const StageTime
         } else {
           dur = wgt_of(R, it.chunk);
         }
+        const bool full = ir::weight_joins_backward(o, k);  // its weight pass before its send
+        if (full) dur += wgt_of(R, it.chunk) + extra[R][k + 1];
         const double end = std::max(free_at[R], dep) + dur + extra[R][k];
         if (it.kind == ScheduleItem::Forward) f_end[VS * M + i] = end;
         if (it.kind == ScheduleItem::Backward) b_end[VS * M + i] = end;
         free_at[R] = end;
-        ++pos[R];
-        --remaining;
+        pos[R] += full ? 2 : 1;
+        remaining -= full ? 2 : 1;
         progress = true;
       }
     }

@@ -145,6 +145,13 @@ double PipelineSchedule::peak_activation_bytes(int r, int p, int v, int64_t m, c
   return inflight(r, p, v, m) * sum / v;
 }
 
+bool weight_joins_backward(const std::vector<ScheduleItem>& order, size_t k) {
+  if (k + 1 >= order.size()) return false;
+  const ScheduleItem &b = order[k], &w = order[k + 1];
+  return b.kind == ScheduleItem::Backward && b.full_backward && w.kind == ScheduleItem::Weight && w.microbatch == b.microbatch &&
+         w.chunk == b.chunk;
+}
+
 double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
                         std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s) {
   const bool split = s.splits_weight_gradient();
@@ -200,14 +207,18 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
             if (d < 0) break;
             dep = std::max(dep, d);
           }
-          const double begin = std::max(free_at[R], dep), end = begin + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk);
+          // A full backward's weight pass runs inside the pair, before both outputs leave
+          // (2026-12-07 review).
+          const bool full = weight_joins_backward(orders[R], pos[R] + 1);
+          const double begin = std::max(free_at[R], dep),
+                       end = begin + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk) + (full ? wgt_of(R, nb.chunk) : 0.0);
           if (first_fwd[R * V + static_cast<size_t>(it.chunk)] < 0) first_fwd[R * V + static_cast<size_t>(it.chunk)] = begin;
           f_end[VF * M + i] = end;
           b_end[VB * M + j] = end;
-          if (!split) grad_end[R * V + static_cast<size_t>(nb.chunk)] = end;
+          if (!split || full) grad_end[R * V + static_cast<size_t>(nb.chunk)] = end;
           free_at[R] = end;
-          pos[R] += 2;
-          remaining -= 2;
+          pos[R] += full ? 3 : 2;
+          remaining -= full ? 3 : 2;
           progress = true;
           continue;
         }
@@ -215,12 +226,13 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
         const int vs = vstage[R * V + static_cast<size_t>(it.chunk)];
         const size_t VS = static_cast<size_t>(vs);
         double dep = 0, dur = 0;
+        const bool full = weight_joins_backward(orders[R], pos[R]);  // its weight pass with it, then its send
         if (it.kind == ScheduleItem::Forward) {
           if (vs > 0 && (dep = f_end[(VS - 1) * M + i]) < 0) break;
           dur = fwd_of(R, it.chunk);
         } else if (it.kind == ScheduleItem::Backward) {
           if (vs < nvs - 1 && (dep = b_end[(VS + 1) * M + i]) < 0) break;
-          dur = bwd_of(R, it.chunk);
+          dur = bwd_of(R, it.chunk) + (full ? wgt_of(R, it.chunk) : 0.0);
         } else {
           dur = wgt_of(R, it.chunk);
         }
@@ -229,10 +241,10 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
           first_fwd[R * V + static_cast<size_t>(it.chunk)] = end - dur;
         if (it.kind == ScheduleItem::Forward) f_end[VS * M + i] = end;
         if (it.kind == ScheduleItem::Backward) b_end[VS * M + i] = end;
-        if (it.kind == (split ? ScheduleItem::Weight : ScheduleItem::Backward)) grad_end[R * V + static_cast<size_t>(it.chunk)] = end;
+        if (full || it.kind == (split ? ScheduleItem::Weight : ScheduleItem::Backward)) grad_end[R * V + static_cast<size_t>(it.chunk)] = end;
         free_at[R] = end;
-        ++pos[R];
-        --remaining;
+        pos[R] += full ? 2 : 1;
+        remaining -= full ? 2 : 1;
         progress = true;
       }
     }
@@ -313,6 +325,11 @@ void validate_schedule(const PipelineSchedule& s, int p, int v, int64_t m) {
       if (!seen.insert({it.kind, it.microbatch, it.chunk}).second)
         throw Error("schedule '" + s.name() + "': rank " + std::to_string(r) + " runs an item twice");
     }
+    for (size_t k = 0; k < orders[r].size(); ++k)
+      if (orders[r][k].full_backward && !weight_joins_backward(orders[r], k))
+        throw Error("schedule '" + s.name() + "': rank " + std::to_string(r) + " marks the backward of micro-batch " +
+                    std::to_string(orders[r][k].microbatch) + " chunk " + std::to_string(orders[r][k].chunk) +
+                    " full, but its weight pass does not follow it");
     const size_t expect = static_cast<size_t>(m * v) * (s.splits_weight_gradient() ? 3 : 2);
     if (seen.size() != expect)
       throw Error("schedule '" + s.name() + "': rank " + std::to_string(r) + " has " + std::to_string(seen.size()) +

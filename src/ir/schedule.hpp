@@ -3,7 +3,8 @@
 // ScheduleRegistry. Contract of an implementation:
 //  - order(r, p, v, m) lists the work of pipeline rank r in execution order: every
 //    (micro-batch, chunk) appears exactly once as Forward and once as Backward (and, for
-//    schedules that split the backward pass, once as Weight after its Backward). The
+//    schedules that split the backward pass, once as Weight after its Backward; a Backward
+//    marked full_backward has its Weight next and sends its output after it). The
 //    simulator executes this order; the send/receive pairs it implies must be consistent
 //    across ranks (checked by validate_schedule).
 //  - pipeline_time_s() is the closed-form step time of the pipeline for per-micro-batch stage
@@ -35,6 +36,13 @@ struct ScheduleItem {
   // A forward that runs beside the backward listed next (DualPipe's overlapped F&B pair): the pair
   // starts when both inputs have arrived and both outputs leave when the pair ends.
   bool with_next = false;
+  // A Backward whose weight pass is not deferred (DualPipe's run_backward outside its zero-bubble
+  // steps, WeightGradStore off): its Weight is the item listed next, runs with it as one backward,
+  // and the input gradient leaves after both (in a pair, both outputs leave after the Weight).
+  // Before 2026-12-07 every DualPipeV input gradient left before its weight pass, as though every
+  // backward were split, and the order ran (p - 1) units below DualPipe's at F = B = W = 1
+  // (review). validate_schedule checks that the Weight follows.
+  bool full_backward = false;
 };
 
 struct StageTimes {  // per micro-batch, per pipeline rank (all chunks of that rank)
@@ -171,7 +179,8 @@ int virtual_stage_of(const std::string& schedule, int r, int c, int p, int v);
 // The makespan of a schedule's order with compute only: every rank runs its order() in sequence,
 // a forward after the previous virtual stage's forward of that micro-batch, an input gradient
 // after the next virtual stage's, a weight pass after its own input gradient (stages placed by
-// virtual_stage()); per micro-batch times of StageTimes split evenly over a rank's v chunks
+// virtual_stage()); a full_backward's input gradient counts as done after its weight pass (the
+// send waits for it); per micro-batch times of StageTimes split evenly over a rank's v chunks
 // (backward_s less weight_s for the input gradient when the schedule splits the backward).
 // O(p v m) work: a closed form's fallback where its assumptions fail, and dualpipev's timing.
 // rank_end_s, when given, receives each rank's end time (a schedule whose drain is not 1F1B's);
@@ -201,6 +210,10 @@ double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v
                     std::vector<double>* chunk_first_fwd_start_s = nullptr);
 // The micro-batches order_time_s walks before extrapolating (m itself when no more).
 int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t m);
+
+// Whether order[k] is a Backward marked full_backward with its own Weight at order[k + 1]: the two
+// run as one backward whose input gradient leaves after the weight pass (2026-12-07 review).
+bool weight_joins_backward(const std::vector<ScheduleItem>& order, size_t k);
 
 // Checks that the orders of all p ranks form a deadlock-free pipeline (every forward of chunk
 // c on rank r after the forward of the previous virtual stage, every backward after the next

@@ -634,16 +634,28 @@ struct Builder {
       for (const auto& [g, tok] : item_reductions) emit(Ins::WaitToken, g, CollMode::Blocking, tok);
       item_reductions.clear();
     };
+    // A full backward (ScheduleItem::full_backward: DualPipe's run_backward outside its zero-bubble
+    // steps) runs the weight pass listed after it before its input gradient is sent, in a pair
+    // before both sends (before 2026-12-07 every DualPipeV backward sent first; review).
     for (size_t k = 0; k < order.size(); ++k) {
       const ScheduleItem& it = order[k];
       if (it.with_next && k + 1 < order.size()) {
         const ScheduleItem& other = order[++k];
         marker(it), receive(it), marker(other), receive(other);
         marker(it), compute(it), marker(other), compute(other);
+        if (ir::weight_joins_backward(order, k)) {
+          const ScheduleItem& weight = order[++k];
+          marker(weight), compute(weight), marker(other);
+        }
         send(other), marker(it), send(it);
         continue;
       }
-      marker(it), receive(it), compute(it), send(it);
+      marker(it), receive(it), compute(it);
+      if (ir::weight_joins_backward(order, k)) {
+        const ScheduleItem& weight = order[++k];
+        marker(weight), compute(weight), marker(it);
+      }
+      send(it);
     }
     // Whatever remains of the buckets (rounding), then the step-level tail, marked as no item
     // (micro-batch -1: the timeline's pass "step"; it had carried the last item's micro-batch and

@@ -117,10 +117,19 @@ double uniform_pipeline(const std::string& name, int p, int v, int64_t m, double
         const auto& other = order[++k];
         marker(it), receive(it), marker(other), receive(other);
         marker(it), compute(it), marker(other), compute(other);
+        if (ir::weight_joins_backward(order, k)) {  // a full backward: its weight pass before the sends
+          const auto& weight = order[++k];
+          marker(weight), compute(weight), marker(other);
+        }
         send(other), marker(it), send(it);
         continue;
       }
-      marker(it), receive(it), compute(it), send(it);
+      marker(it), receive(it), compute(it);
+      if (ir::weight_joins_backward(order, k)) {
+        const auto& weight = order[++k];
+        marker(weight), compute(weight), marker(it);
+      }
+      send(it);
     }
     pr.code.push_back(sim::Instr{sim::Ins::StepEnd, 0, sim::CollMode::Blocking, 0, 0, 0, 0});
   }
@@ -1843,8 +1852,9 @@ TEST(SimPipeline, ZeroBubbleH1WithALongWeightPassIsTheOrdersTime) {
 
 // DualPipeV (a V of two chunks per rank): is its order a valid pipeline, does it reproduce the
 // figures DeepSeek-V3's report (Table 2) and DualPipe's README publish for PP = 2p stages on p
-// ranks (bubble (PP/2 - 1)(F&B + B - 3W) with F&B run in sequence, activations PP + 1 chunk-
-// micro-batches), and do its closed form (the order timed) and the simulation agree?
+// ranks (bubble (PP/2 - 1)(F&B + B - 3W) with F&B run in sequence and B a full backward,
+// activations PP + 1 chunk-micro-batches), and do its closed form (the order timed) and the
+// simulation agree?
 TEST(SimPipeline, DualPipeVReachesThePublishedBubbleAndActivations) {
   const ir::ScheduleRegistry reg;
   const auto& s = reg.get("dualpipev");
@@ -1854,12 +1864,14 @@ TEST(SimPipeline, DualPipeVReachesThePublishedBubbleAndActivations) {
       double act = 0;
       for (int r = 0; r < p; ++r) act = std::max(act, s.inflight(r, p, 2, m));
       EXPECT_EQ(act, 2.0 * p + 1) << "p=" << p << " m=" << m;
-      // The published bubble holds exactly for balanced pairs, a forward as long as a full
-      // backward (F = B, what DualPipe pairs for overlap), with the weight pass none or half of
-      // the backward, at two scales. Elsewhere the formula is an approximation of this order
-      // (F = B = 1, W = 0.25: the order ends 0.25 earlier; F = 1, B = 2, W = 1: (p - 1) earlier);
-      // the order's own timing is checked against the simulation below (docs/models.md).
-      for (const auto& [f, b, w] : {std::tuple{1.0, 1.0, 0.0}, std::tuple{1.0, 1.0, 0.5}, std::tuple{2.0, 2.0, 1.0}}) {
+      // The published bubble holds exactly where a forward is as long as an input gradient
+      // (F = B - W) and the weight pass is no longer than either, at several scales. Elsewhere the
+      // formula approximates the order (F = 1, B = 1, W = 0.5: the order runs 0.5 (p - 1) longer);
+      // the order's own timing is checked against the simulation below (docs/models.md). Before
+      // 2026-12-07 every input gradient was sent before its weight pass and the cases here were
+      // F = B (review: there the order had matched the formula only by sending early).
+      for (const auto& [f, b, w] : {std::tuple{1.0, 1.0, 0.0}, std::tuple{1.0, 2.0, 1.0}, std::tuple{1.0, 1.5, 0.5},
+                                    std::tuple{2.0, 3.0, 1.0}, std::tuple{1.0, 1.25, 0.25}}) {
         const double t = uniform_pipeline("dualpipev", p, 2, m, 2 * f, 2 * b, 2 * w);
         const double bubble = t - 2.0 * static_cast<double>(m) * (f + b);
         EXPECT_NEAR(bubble, (p - 1) * ((f + b) + b - 3 * w), 1e-9) << "p=" << p << " m=" << m << " f=" << f << " w=" << w;
@@ -1878,6 +1890,62 @@ TEST(SimPipeline, DualPipeVReachesThePublishedBubbleAndActivations) {
     }
   // Below 2p micro-batches the schedule has no steady state: refused.
   EXPECT_THROW(s.order(0, 4, 2, 7), Error);
+}
+
+// Question (review of 2026-12-07): does DualPipeV send a backward's input gradient before its
+// weight pass only where DualPipe defers that pass? dualpipe/dualpipev.py runs run_backward for the
+// whole chunk (weight gradients included) and then _send_backward everywhere except where
+// enable_zb turns on its WeightGradStore: steps 3 and 7 and the second half of step 6. Before,
+// every backward sent first, as though each were split: with unit forward, input-gradient and
+// weight passes the bubble read p - 1 units in both engines, where DualPipe's order runs 2 (p - 1),
+// the published (PP/2 - 1)(F&B + B - 3W) with B the full backward (3 + 2 - 3 per rank hop).
+TEST(SimPipeline, DualPipeVSendsAFullBackwardsInputGradientAfterItsWeightPass) {
+  const ir::ScheduleRegistry reg;
+  const auto& s = reg.get("dualpipev");
+  for (int p : {2, 3, 4, 8})
+    for (int64_t m : {int64_t{2} * p, int64_t{2} * p + 1, int64_t{4} * p}) {
+      // Per rank: 2 (p - r - 1) Ws deferred in steps 3 and 7, r + 1 in step 6; every other
+      // backward is full, its own weight pass next.
+      for (int r = 0; r < p; ++r) {
+        const auto o = s.order(r, p, 2, m);
+        int64_t deferred = 0;
+        for (size_t k = 0; k < o.size(); ++k) {
+          if (o[k].kind != ir::ScheduleItem::Backward) continue;
+          if (o[k].full_backward) {
+            EXPECT_TRUE(ir::weight_joins_backward(o, k)) << "p=" << p << " m=" << m << " r=" << r << " item " << k;
+          } else {
+            ++deferred;
+          }
+        }
+        EXPECT_EQ(deferred, 2 * p - r - 1) << "p=" << p << " m=" << m << " r=" << r;
+      }
+      // F = B' = W = 1 per chunk pass (B = 2 the full backward): both engines' bubble is 2 (p - 1).
+      ir::StageTimes st;
+      for (int r = 0; r < p; ++r) {
+        st.forward_s.push_back(2.0);
+        st.backward_s.push_back(4.0);
+        st.weight_s.push_back(2.0);
+      }
+      const double work = 2.0 * static_cast<double>(m) * 3.0;
+      const double sim_t = uniform_pipeline("dualpipev", p, 2, m, 2.0, 4.0, 2.0);
+      EXPECT_NEAR(sim_t - work, 2.0 * (p - 1), 1e-9) << "simulate p=" << p << " m=" << m;
+      EXPECT_NEAR(s.pipeline_time_s(st, p, 2, m) - work, 2.0 * (p - 1), 1e-9) << "estimate p=" << p << " m=" << m;
+    }
+  // A schedule that marks a backward full without its weight pass next is refused.
+  struct Broken final : ir::PipelineSchedule {
+    std::string name() const override { return "broken"; }
+    bool splits_weight_gradient() const override { return true; }
+    std::vector<ir::ScheduleItem> order(int, int, int, int64_t) const override {
+      std::vector<ir::ScheduleItem> o;
+      for (const auto kind : {ir::ScheduleItem::Forward, ir::ScheduleItem::Backward, ir::ScheduleItem::Weight})
+        for (int64_t i = 0; i < 2; ++i) o.push_back({kind, i, 0});
+      o[2].full_backward = true;  // backward 0, followed by backward 1
+      return o;
+    }
+    double pipeline_time_s(const ir::StageTimes&, int, int, int64_t) const override { return 0; }
+    double inflight(int, int, int, int64_t) const override { return 1; }
+  };
+  EXPECT_THROW(ir::validate_schedule(Broken{}, 1, 1, 2), Error);
 }
 
 // The V places both ends of the model on rank 0 (embedding and loss head), two chunks' parameters

@@ -2,11 +2,18 @@
 // each of the p ranks holds two model chunks, folded into a V: chunk 0 of rank r is virtual stage
 // r, chunk 1 is virtual stage 2p - 1 - r. A micro-batch runs down the ranks on chunk 0, turns on
 // rank p - 1 (no transfer) and comes back up on chunk 1, so rank 0 holds both the embedding and
-// the loss head. The backward pass is split into the input gradient B and the weight gradient W;
-// some Ws are deferred to fill what would be bubble (zero-bubble style).
+// the loss head. The backward pass is split into the input gradient B and the weight gradient W
+// only where DualPipe's reference code (dualpipe/dualpipev.py) turns on its WeightGradStore
+// (enable_zb): steps 3 and 7 and the second half of step 6, whose Ws are deferred to fill what
+// would be bubble (zero-bubble style). Every other backward (the turn, the pairs, step 5, the first
+// half of step 6) is a full backward, run_backward for the whole chunk: its W runs at once and its
+// input gradient is sent after it (ScheduleItem::full_backward). Before 2026-12-07 every input
+// gradient was sent before its W, which ran the order (p - 1) units below DualPipe's at
+// F = B = W = 1 (review).
 //
 // Order of rank r with m >= 2p micro-batches (F0/F1, B0/B1: forward and backward of chunk 0/1;
-// micro-batches of each pass in order 0..m-1; Wq: the oldest deferred W):
+// micro-batches of each pass in order 0..m-1; Wq: the oldest deferred W; a B not marked deferred
+// is a full backward, its W included, sending after it):
 //   1. 2 (p - r - 1) x F0                     warm-up down the V
 //   2. (r + 1) x [F0 F1]                       the first micro-batches turn
 //   3. (p - r - 1) x [B1 (W deferred), Wq, F1]
@@ -19,9 +26,11 @@
 // to-all under the other's compute). Sextant executes the pair in sequence; the overlap of their
 // communication is what parallel.overlap.ep_comm grants, which this schedule turns on by default
 // (docs/models.md). Published per-device figures for PP = 2p stages on p ranks (DeepSeek-V3
-// report, Table 2, and DualPipe's README): bubble (PP/2 - 1)(F&B + B - 3W), activations PP + 1
-// chunk-micro-batches; tests/sim/test_sim.cpp (SimPipeline.DualPipeV*) checks the order against
-// them. The table's 2x parameters are DualPipe's (two copies of the model, one per direction);
+// report, Table 2, and DualPipe's README, whose B is the full backward, B + W here): bubble
+// (PP/2 - 1)(F&B + B - 3W), activations PP + 1 chunk-micro-batches. The order's bubble is the
+// formula's exactly where a forward is as long as an input gradient (F = B here) and W is no
+// longer than it (2 (p - 1) units at F = B = W = 1); tests/sim/test_sim.cpp (SimPipeline.DualPipeV*)
+// checks the order against them. The table's 2x parameters are DualPipe's (two copies of the model, one per direction);
 // DualPipeV's V layout gives each rank two chunks of one copy, 1x.
 #include <algorithm>
 #include <deque>
@@ -51,10 +60,13 @@ class DualPipeV final : public PipelineSchedule {
     auto B = [&](int c, bool defer) {
       const int64_t i = next_b[c]++;
       out.push_back({ScheduleItem::Backward, i, c});
-      if (defer)
+      if (defer) {
         deferred.emplace_back(i, c);
-      else
+      } else {
+        // A full backward: its input gradient leaves after the weight pass (2026-12-07 review).
+        out.back().full_backward = true;
         out.push_back({ScheduleItem::Weight, i, c});
+      }
     };
     auto FB = [&](int cf, int cb) {  // a forward beside a backward of the other chunk (full backward)
       F(cf);
