@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <vector>
 
 #include "catalog/catalog.hpp"
 
@@ -30,6 +32,13 @@ bool is_memory_size(const std::string& t) {
   const std::string unit = t.substr(i);
   return i > 0 && (unit == "gb" || unit == "g" || unit == "gib");
 }
+// The memory sizes (GB as the name states them) among a name's tokens.
+std::vector<double> memory_sizes(const std::set<std::string>& tokens) {
+  std::vector<double> out;
+  for (const auto& t : tokens)
+    if (is_memory_size(t)) out.push_back(std::stod(t));
+  return out;
+}
 }  // namespace
 
 std::string device_model_token(const std::set<std::string>& dev_tokens) {
@@ -48,10 +57,26 @@ namespace {
 // the entry's read from its id (h100-pcie-80gb, h100-nvl-94gb): the descriptive name of a part
 // that only comes as a card ("NVIDIA L40S (PCIe, 48 GB GDDR6)") had refused the device's own
 // "NVIDIA L40S", as it had "NVIDIA H100 NVL" its entry named "(PCIe, ...)" (2026-12-06 review).
-int form_factor_mismatches(const std::set<std::string>& entry_id_tokens, const std::set<std::string>& dev_tokens) {
+// A memory size the name states that the entry does not have is another part too, counted the
+// same way: the entry's sizes are those its id and name state and its memory_gib, equal within
+// 5% (80GB against 79.2 GiB). Before 2026-12-07 (review) an "NVIDIA A100-SXM4-80GB" trace was
+// calibrated as a100-sxm-40gb (its 40 GiB and 1555 GB/s written) where --device a100-pcie-80gb
+// was refused for its form factor.
+int part_mismatches(const Accelerator& a, const std::set<std::string>& dev_tokens) {
   int n = 0;
+  const auto id_tokens = name_tokens(a.id);
   for (const char* form : {"pcie", "nvl"})
-    if (entry_id_tokens.count(form) != dev_tokens.count(form)) ++n;
+    if (id_tokens.count(form) != dev_tokens.count(form)) ++n;
+  const auto dev_sizes = memory_sizes(dev_tokens);
+  if (!dev_sizes.empty()) {
+    std::vector<double> entry_sizes = memory_sizes(name_tokens(a.name + " " + a.id));
+    if (a.memory_bytes.known) entry_sizes.push_back(a.memory_bytes.value / (1024.0 * 1024 * 1024));
+    auto same = [](double x, double y) { return std::abs(x - y) <= 0.05 * std::max(x, y); };
+    const bool any_equal = std::any_of(dev_sizes.begin(), dev_sizes.end(), [&](double d) {
+      return std::any_of(entry_sizes.begin(), entry_sizes.end(), [&](double e) { return same(d, e); });
+    });
+    if (!entry_sizes.empty() && !any_equal) ++n;
+  }
   return n;
 }
 }  // namespace
@@ -60,7 +85,7 @@ bool device_name_fits(const Accelerator& a, const std::string& device_name) {
   const auto dt = name_tokens(device_name);
   const std::string model = device_model_token(dt);
   const auto ct = name_tokens(a.name + " " + a.id);
-  return !model.empty() && ct.count(model) && form_factor_mismatches(name_tokens(a.id), dt) == 0;
+  return !model.empty() && ct.count(model) && part_mismatches(a, dt) == 0;
 }
 
 std::string match_device(const Catalog& cat, const std::string& dev, std::string& note) {
@@ -74,7 +99,7 @@ std::string match_device(const Catalog& cat, const std::string& dev, std::string
     if (model.empty() || !ct.count(model)) continue;
     int score = 0;
     for (const auto& t : dt) score += ct.count(t) ? 1 : 0;
-    score -= 2 * form_factor_mismatches(name_tokens(id), dt);
+    score -= 2 * part_mismatches(a, dt);
     if (score > best_score) {
       best_score = score;
       best = id;
@@ -85,6 +110,32 @@ std::string match_device(const Catalog& cat, const std::string& dev, std::string
   }
   if (!best.empty() && ties > 0) note = "'" + dev + "' matched " + best + " among " + std::to_string(ties + 1) + " equally good catalog entries";
   return best;
+}
+
+std::vector<std::string> accelerator_ids_like(const Catalog& cat, const std::string& device_name) {
+  const auto dt = name_tokens(device_name);
+  auto share = [](const std::string& d, const std::string& e) {
+    if (d == e) return 2;
+    // A word typed short of an id's ("mi300" of "mi300x"), not an entry's token short of the
+    // device's ("h20" of "h200": another GPU).
+    return d.size() >= 3 && d.size() < e.size() && e.compare(0, d.size(), d) == 0 ? 1 : 0;
+  };
+  std::vector<std::pair<int, std::string>> scored;
+  for (const auto& id : cat.accelerator_ids()) {
+    const auto& a = cat.accelerator(id);
+    const auto ct = name_tokens(a.name + " " + id + " " + a.vendor);
+    int score = 0;
+    for (const auto& d : dt) {
+      int best = 0;
+      for (const auto& e : ct) best = std::max(best, share(d, e));
+      score += best;
+    }
+    scored.push_back({score, id});
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<std::string> out;
+  for (auto& [score, id] : scored) out.push_back(std::move(id));
+  return out;
 }
 
 }  // namespace sextant

@@ -5,6 +5,7 @@
 // can be the GPU a run measured); before 2026-12-06 calibrate held a copy of it.
 #include <set>
 #include <string>
+#include <vector>
 
 namespace sextant {
 
@@ -19,12 +20,20 @@ std::set<std::string> name_tokens(const std::string& s);
 std::string device_model_token(const std::set<std::string>& dev_tokens);
 
 // Whether a catalog accelerator can be the GPU device_name names: the name's model token is among
-// the entry's name and id tokens, and neither states a form factor (pcie, nvl) the other does not.
+// the entry's name and id tokens, neither states a form factor (pcie, nvl) the other does not, and
+// a memory size the name states is the entry's (its id, name or memory_gib; 2026-12-07 review).
 bool device_name_fits(const Accelerator& a, const std::string& device_name);
 
 // The catalog accelerator whose name or id shares the most tokens with device_name (its model
-// token among them; a form factor only one side states costs 2). Empty when none fits; note says
+// token among them; a form factor only one side states, or a memory size the name states that the
+// entry does not have, costs 2). Empty when none fits; note says
 // so when several fit equally well (the first in id order is taken).
 std::string match_device(const Catalog& cat, const std::string& device_name, std::string& note);
+
+// The catalog's accelerator ids for an error about device_name (a device's name, an id, or both):
+// those whose name, id or vendor share the most of its tokens (vendor, model, memory size; a
+// word of 3 or more characters that begins one counts half) first, the rest in id order. valid_choices_hint
+// lists 40: in id order an AMD device's error never showed mi250x or mi300x (2026-12-07 review).
+std::vector<std::string> accelerator_ids_like(const Catalog& cat, const std::string& device_name);
 
 }  // namespace sextant

@@ -251,13 +251,20 @@ void run_trace(CalibrateArgs& a) {
                   "calibrate the traces of each GPU apart: one --trace set per GPU, each with its own --out");
     }
   }
-  const Result analysis = trace::analyze_loaded(set, req);
   // The GPU the traces name (deviceProperties), read from the traces themselves: the workload
   // analysis names it only when it has shaped operators to place on a roofline.
   std::string named;
   for (const auto& t : set.ranks)
     if (named.empty() && !t.device_names.empty()) named = t.device_names.front();
   const std::string on = named.empty() ? std::string() : " (it ran on " + named + ")";
+  // The choices the device errors list: the ids like the trace's GPU (and the --device given)
+  // first, as valid_choices_hint shows 40 (an AMD GPU's had never shown mi250x or mi300x; 2026-12-07 review).
+  auto choices = [&](const std::string& dev) { return accelerator_ids_like(*cat, named + " " + dev); };
+  // An unknown --device is refused here, before the analysis (whose own refusal lists the ids in
+  // id order).
+  if (!a.device.empty() && !cat->has_accelerator(a.device))
+    throw Error(SourceLocation{"", 0, 0, "--device"}, "unknown accelerator '" + a.device + "'" + on, valid_choices_hint(a.device, choices(a.device)));
+  const Result analysis = trace::analyze_loaded(set, req);
   // Nothing to fit is said as such, whatever the device: a trace without Input Dims (record_shapes
   // off), with zero-duration kernels or of collectives only had been refused as "the GPU the trace
   // ran on is not known ('')", naming --device (2026-12-05 review).
@@ -288,9 +295,9 @@ void run_trace(CalibrateArgs& a) {
     throw Error(SourceLocation{"", 0, 0, "--device"},
                 named.empty() ? std::string("the trace names no GPU (no deviceProperties): give the catalog accelerator it ran on")
                               : "the trace's GPU, '" + named + "' (deviceProperties), matches no catalog accelerator: give the one it ran on",
-                valid_choices_hint(named, cat->accelerator_ids()));
+                valid_choices_hint(named, choices(dev)));
   if (!cat->has_accelerator(dev))
-    throw Error(SourceLocation{"", 0, 0, "--device"}, "unknown accelerator '" + dev + "'" + on, valid_choices_hint(dev, cat->accelerator_ids()));
+    throw Error(SourceLocation{"", 0, 0, "--device"}, "unknown accelerator '" + dev + "'" + on, valid_choices_hint(dev, choices(dev)));
   const Accelerator& base = cat->accelerator(dev);
   std::string traced;
   if (const Value* v = analysis.scalar("workload_trace_device"); v && std::holds_alternative<std::string>(*v)) traced = std::get<std::string>(*v);
@@ -303,7 +310,8 @@ void run_trace(CalibrateArgs& a) {
     throw Error(SourceLocation{"", 0, 0, "--device"},
                 "the trace ran on '" + named + "' (deviceProperties), and --device " + dev + " is another GPU (" + base.name +
                     "): its entry would carry fractions of that GPU's peaks fitted to this one's kernels",
-                traced.empty() ? "give --device the catalog accelerator of '" + named + "' (`sextant catalog list`), or leave --device out"
+                traced.empty() ? "give --device the catalog accelerator of '" + named + "' (" + valid_choices_hint(named, choices(dev)) +
+                                     "), or leave --device out"
                                : "give --device " + traced + ", the catalog's match for '" + named + "', or leave --device out");
   a.trace_opt.id = a.opt.id == "host-calibrated" ? dev + "-trace-calibrated" : a.opt.id;
   check_kind_folder(a.out, "--out", "accelerators");
@@ -402,9 +410,14 @@ void run(CalibrateArgs& a) {
     a.opt.peak_override_by_dtype[dt] = v * 1e12;
   }
   if (!a.peak_from.empty()) {
+    // The run's GPU (the name its gpu cases give) and the word given order the choices listed.
+    std::string run_gpu;
+    for (const auto& m : r.measurements)
+      if (run_gpu.empty() && m.suite == "gpu" && m.has_param("device")) run_gpu = m.param("device");
+    a.opt.accelerator_choices = accelerator_ids_like(*cat, run_gpu + " " + a.peak_from);
     if (!cat->has_accelerator(a.peak_from))
       throw Error(SourceLocation{"", 0, 0, "--peak-from"}, "unknown accelerator '" + a.peak_from + "'",
-                  valid_choices_hint(a.peak_from, cat->accelerator_ids()));
+                  valid_choices_hint(a.peak_from, a.opt.accelerator_choices));
     const Accelerator& acc = cat->accelerator(a.peak_from);
     for (const auto& [d, s] : acc.peak_flops)
       if (s.known) a.opt.peak_flops_by_dtype[to_string(d)] = s.value;

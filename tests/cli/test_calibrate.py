@@ -289,6 +289,61 @@ class CalibrateCli(unittest.TestCase):
         self.assertIn("loosen --max-fit-dim, or leave it out", err)
         self.assertNotIn("--max-fit-skew", err)
 
+    def test_a_device_of_another_memory_size_is_refused(self):
+        # An "NVIDIA A100-SXM4-80GB" trace with --device a100-sxm-40gb had been written as the 40 GB
+        # part (40 GiB, 1555 GB/s) with no note, where --device a100-pcie-80gb was refused for its
+        # form factor (2026-12-07 review): the memory size in the name is checked the same way.
+        trace = os.path.join(self.dir, "a100.json")
+        write_trace(trace, device="NVIDIA A100-SXM4-80GB")
+        out = os.path.join(self.dir, "x.yaml")
+        err = self.refused("--trace", trace, "--device", "a100-sxm-40gb", "--out", out)
+        self.assertIn("key '--device': the trace ran on 'NVIDIA A100-SXM4-80GB' (deviceProperties), and --device a100-sxm-40gb is another "
+                      "GPU (NVIDIA A100 SXM4 40GB)", err)
+        self.assertIn("give --device a100-sxm-80gb, the catalog's match", err)
+        self.assertFalse(os.path.exists(out))
+        hta = os.path.join(os.path.dirname(ROOT), "shared", "data", "traces", "hta", "negative_queue_length_values_check")
+        if os.path.isdir(hta):
+            err = self.refused("--trace", hta, "--device", "a100-sxm-40gb", "--out", out)
+            self.assertIn("give --device a100-sxm-80gb", err)
+
+    def test_device_errors_list_the_ids_like_the_device_first(self):
+        # The choices are cut at 40 of the catalog's 62: in id order an AMD GPU's error never showed
+        # mi250x or mi300x (2026-12-07 review).
+        trace = os.path.join(self.dir, "amd.json")
+        write_trace(trace, device="AMD Instinct MI999X")
+        err = self.refused("--trace", trace)
+        self.assertIn("matches no catalog accelerator", err)
+        listed = err[err.index("valid: "):]
+        for amd in ("mi250x", "mi300x", "mi325x", "mi355x"):
+            self.assertIn(amd, listed)
+        write_trace(trace, device="AMD Instinct MI300X")
+        err = self.refused("--trace", trace, "--device", "mi300")
+        self.assertIn("unknown accelerator 'mi300'", err)
+        self.assertLess(err.index("mi300x"), err.index("h100-sxm-80gb") if "h100-sxm-80gb" in err else len(err))
+        err = self.refused("--db", self.db, "--peak-from", "h200", "--id", "x")
+        self.assertIn("valid: h200-sxm-141gb", err)
+
+    def test_measured_dtypes_without_a_peak_are_named(self):
+        # --peak-tflops bf16=X alone fitted bf16 and left the run's fp32, tf32 and fp16 out unsaid
+        # (2026-12-07 review).
+        _, r = as_json("calibrate", "--db", self.db, "--id", "g7", "--peak-tflops", "bf16=989.4")
+        self.assertTrue(any(n.startswith("the run also measured fp16 (18 cases), fp32 (18 cases), tf32 (18 cases) GEMMs: not fitted")
+                            and "--peak-tflops DTYPE=X" in n for n in r["notes"]), r["notes"])
+
+    def test_trace_gemm_rates_are_gemm_flops_over_kernel_time_one_point_per_shape(self):
+        # addmm's bias had been counted in the rate (analyze's FLOPs) but not in the FLOPs it was
+        # divided into: dlrm_8rank's 16x256x13 read 1.382e10 FLOP/s for 2mnk / t = 1.331e10; and the
+        # same shape under addmm and mm had been two points (h200_gpt2_train_trace: 15 for 12 shapes).
+        _, r = as_json("calibrate", "--trace", os.path.join(ROOT, "tests", "data", "trace", "param", "dlrm_8rank"))
+        fit = rows(table(r, "gemm_fit"))
+        row = [x for x in fit if (x["m"], x["n"], x["k"]) == (16, 256, 13)]
+        self.assertEqual(len(row), 1)
+        self.assertAlmostEqual(row[0]["achieved_flops_per_s"] / 1.3312e10, 1.0, places=3)
+        _, r = as_json("calibrate", "--trace", os.path.join(ROOT, "tests", "data", "trace", "h200", "h200_gpt2_train_trace.json.gz"))
+        self.assertEqual(r["scalars"]["gemm_shapes_count_bf16"], 12)
+        shapes = [(x["m"], x["n"], x["k"]) for x in rows(table(r, "gemm_fit"))]
+        self.assertEqual(len(shapes), len(set(shapes)))
+
 
 if __name__ == "__main__":
     unittest.main()

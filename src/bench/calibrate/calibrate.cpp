@@ -501,8 +501,10 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
                   fmt::format("run {} measured '{}', and --peak-from {} is another GPU ({}): the entry would carry its vendor, memory and "
                               "peaks under the run's name",
                               run.id, device, e.id, e.name),
-                  "give --peak-from the catalog accelerator of '" + device + "' (`sextant catalog list`); for a GPU the catalog does not "
-                  "have, leave --peak-from out and give its peaks with --peak-tflops DTYPE=X and --memory-peak-gb-per-s");
+                  "give --peak-from the catalog accelerator of '" + device + "' (" +
+                      (opt.accelerator_choices.empty() ? std::string("`sextant catalog list`") : valid_choices_hint(device, opt.accelerator_choices)) +
+                      "); for a GPU the catalog does not have, leave --peak-from out and give its peaks with --peak-tflops DTYPE=X and "
+                      "--memory-peak-gb-per-s");
   }
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::map<std::string, std::string> peak_source;
@@ -510,6 +512,9 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   double worst_spread = 0;
   std::string worst_case;
   std::vector<std::string> dtypes;
+  // Measured dtypes without a peak to fit against, and their cases: named in a note (they had been
+  // left out without a word; 2026-12-07 review).
+  std::map<std::string, int64_t> no_peak_cases;
   for (const auto& m : run.measurements) {
     if (m.suite != suite || m.metric != "flops_per_s") continue;
     GemmPoint p;
@@ -526,12 +531,16 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     } else if (given != opt.peak_flops_by_dtype.end()) {
       p.peak_flops_per_s = given->second;
     } else {
+      ++no_peak_cases[p.dtype];
       continue;
     }
     p.m = m.param_f64("m");
     p.n = m.param_f64("n");
     p.k = m.param_f64("k");
-    if (!(p.peak_flops_per_s > 0)) continue;
+    if (!(p.peak_flops_per_s > 0)) {
+      ++no_peak_cases[p.dtype];
+      continue;
+    }
     if (m.has_param("threads")) c.gemm_threads = std::max(c.gemm_threads, static_cast<int64_t>(m.param_f64("threads")));
     // Achievable rate. CPU: the best repetition (interference from other work only slows a run
     // down). GPU: the median, since a GPU timed by events on its own stream is not interfered
@@ -575,6 +584,22 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   if (dtypes.empty())
     throw Error(SourceLocation{"", 0, 0, "RUN"}, "the run's GEMM measurements carry no peak FLOP/s to fit efficiencies against",
                 "pass --peak-from ACCELERATOR_ID to take the peaks from the catalog");
+  std::erase_if(no_peak_cases, [&](const auto& kv) { return by_dtype.count(kv.first) > 0; });  // some of its cases have a peak: fitted
+  if (!no_peak_cases.empty()) {
+    std::string list, first;
+    for (const auto& [dt, cases] : no_peak_cases) {
+      list += fmt::format("{}{} ({} case{})", list.empty() ? "" : ", ", dt, cases, cases == 1 ? "" : "s");
+      if (first.empty()) first = dt;
+    }
+    std::string fitted;
+    for (const auto& d : dtypes) fitted += (fitted.empty() ? "" : ", ") + d;
+    c.notes.push_back(fmt::format("the run also measured {} GEMMs: not fitted, as there is no peak to fit them against (the run stored "
+                                  "none{}); only {} {} fitted. Give --peak-tflops DTYPE=X (e.g. --peak-tflops {}=X){} to fit them",
+                                  list,
+                                  opt.peak_from_entry ? ", and --peak-from " + opt.peak_from_entry->id + " has none for them" : std::string(),
+                                  fitted, dtypes.size() == 1 ? "is" : "are", first,
+                                  opt.peak_from_entry ? std::string() : ", or --peak-from the catalog accelerator the run measured"));
+  }
   // A peak given far above the published one of the --peak-from entry is a unit slip or a typo,
   // not a clock: --peak-tflops bf16=989400 (GFLOP/s given as TFLOP/s) beside --peak-from
   // h200-sxm-141gb had been written with an rms error of 18% and no note (2026-12-05 review). The
@@ -942,6 +967,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   int most_threads = 0;
   for (const auto& m : run.measurements)
     if (m.suite == "memory_bandwidth" && m.metric == "bytes_per_s") most_threads = std::max(most_threads, static_cast<int>(m.param_f64("threads")));
+  std::string memory_case_name;  // the case memory_bandwidth_gb_per_s is taken from
   double measured_max = 0;  // the fastest median of any memory-bandwidth case: a peak below it is wrong
   std::string measured_max_case;
   // A GPU run's memory is the device's (its copies, above): a host STREAM case in the same run
@@ -958,6 +984,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
       c.memory_bandwidth_bytes_per_s = v;
       c.memory_threads = static_cast<int>(m.param_f64("threads"));
       c.memory_case = m.name + (is_triad ? " (STREAM triad)" : " (the fastest kernel: the run has no triad)");
+      memory_case_name = m.name;
       triad = triad || is_triad;
     }
   }
@@ -1073,15 +1100,39 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     c.notes.push_back(fmt::format("the GEMMs ran on {} of the host's {} logical CPUs: the entry's peaks, fractions and compute_units "
                                   "describe {} CPUs, not the whole host (bench without --threads, CPU affinity or a CPU quota for the host)",
                                   c.gemm_threads, host_cpus, c.gemm_threads));
-  if (suite == "gemm_cpu" && c.memory_threads > 0 && c.memory_threads < most_threads)
-    c.notes.push_back(fmt::format("the best STREAM case ran {} thread(s), faster than the run's {}-thread cases: more threads should "
-                                  "reach at least as much, so the host was loaded while they ran; memory_bandwidth_gb_per_s is the "
-                                  "best reached (bench on a quiet host for the host's own)",
-                                  c.memory_threads, most_threads));
+  // The notes on the STREAM figure say what is taken: the best triad median (the fastest kernel
+  // only where the run has no triad), its rate and case, against the same kernel at the most
+  // threads, and the faster copy, scale or add left aside. Before 2026-12-07 (review) the note
+  // said "the best STREAM case ... the best reached" beside a 1-thread triad of 16.95 GB/s where
+  // copy, scale and add had reached 37 GB/s.
+  double taken_at_most_threads = 0, other_kernel_max = 0;
+  std::string other_kernel_case;
+  for (const auto& m : run.measurements) {
+    if (gpu_terms || m.suite != "memory_bandwidth" || m.metric != "bytes_per_s" || m.samples.empty()) continue;
+    const double v = m.summary().median;
+    const bool is_triad = m.param("kernel") == "triad";
+    if (is_triad == triad && static_cast<int>(m.param_f64("threads")) == most_threads) taken_at_most_threads = std::max(taken_at_most_threads, v);
+    if (triad && !is_triad && v > other_kernel_max) other_kernel_max = v, other_kernel_case = m.name;
+  }
+  const std::string taken_kernel = triad ? "STREAM triad" : "fastest STREAM kernel (the run has no triad)";
+  const std::string others_left =
+      triad && other_kernel_max > c.memory_bandwidth_bytes_per_s
+          ? fmt::format("; triad is the kernel taken (STREAM's headline figure, docs/bench.md): the run's copy, scale and add reached up "
+                        "to {:.4g} GB/s (case '{}') and are not taken",
+                        other_kernel_max / 1e9, other_kernel_case)
+          : std::string();
+  if (suite == "gemm_cpu" && c.memory_threads > 0 && c.memory_threads < most_threads && taken_at_most_threads > 0)
+    c.notes.push_back(fmt::format("memory_bandwidth_gb_per_s is the best {} median, {:.4g} GB/s (case '{}', {} thread{}), faster than the "
+                                  "run's {}-thread {} ({:.4g} GB/s): more threads should reach at least as much, so the host was loaded "
+                                  "while they ran (bench on a quiet host for the host's own){}",
+                                  taken_kernel, c.memory_bandwidth_bytes_per_s / 1e9, memory_case_name, c.memory_threads,
+                                  c.memory_threads == 1 ? "" : "s", most_threads, triad ? "triad" : "cases", taken_at_most_threads / 1e9,
+                                  others_left));
   else if (suite == "gemm_cpu" && c.memory_threads > 0 && host_cpus > 0 && c.memory_threads < host_cpus && opt.memory_peak_bytes_per_s <= 0)
-    c.notes.push_back(fmt::format("the best STREAM case ran on {} of {} CPUs: memory_bandwidth_gb_per_s is what {} thread(s) reach, "
-                                  "below what the host's memory can deliver to all of them",
-                                  c.memory_threads, host_cpus, c.memory_threads));
+    c.notes.push_back(fmt::format("memory_bandwidth_gb_per_s is the best {} median, {:.4g} GB/s ({}), run on {} of {} CPUs: what {} "
+                                  "thread(s) reach, below what the host's memory can deliver to all of them{}",
+                                  taken_kernel, c.memory_bandwidth_bytes_per_s / 1e9, "case '" + memory_case_name + "'", c.memory_threads, host_cpus,
+                                  c.memory_threads, others_left));
   // A GPU run calibrated against a catalog entry (--peak-from) refines that entry: what the run does
   // not measure is carried from it (base_*_lines, shared with the trace calibration).
   const Accelerator* base = suite == "gpu" && opt.peak_from_entry ? &*opt.peak_from_entry : nullptr;

@@ -68,6 +68,9 @@ struct CalibrateOptions {
   // entry kept only the measured dtypes' peaks and the memory size, and lost the fp8/fp64/int8
   // peaks, TDP, year, SM count, sustained and fp8 block-scale fractions.
   std::optional<Accelerator> peak_from_entry;
+  // The catalog's accelerator ids, those like the run's GPU first (accelerator_ids_like): the
+  // choices a refused --peak-from lists (2026-12-07 review: it named none). Empty: not listed.
+  std::vector<std::string> accelerator_choices;
 };
 
 // The lowest GEMM peak fraction a fit may return (the lower end of the GPU fit's search on log f):

@@ -16,6 +16,7 @@
 #include <tuple>
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
+#include "core/yaml_reader.hpp"
 #include "estimate/estimate.hpp"
 
 namespace sextant::bench {
@@ -35,6 +36,21 @@ const Table& need_table(const Result& r, const std::string& name, const std::str
   const Table* t = r.table(name);
   if (!t) throw Error(SourceLocation{"", 0, 0, "--trace"}, "the trace analysis has no '" + name + "' table", hint);
   return *t;
+}
+
+// The entry written, as the catalog loads it.
+Accelerator parse_written_entry(const std::string& text) {
+  auto file = YamlMap::load_string(text, "calibrated accelerator");
+  std::map<std::string, std::string> sources;
+  if (auto s = file.opt_map("sources")) {
+    for (const auto& k : s->keys()) sources[k] = s->str(k);
+    s->finish();
+  }
+  auto entries = file.map_list("entries");
+  if (entries.size() != 1) throw Error(SourceLocation{"", 0, 0, "--trace"}, "the calibrated entry does not parse as one accelerator");
+  Accelerator a = parse_accelerator(entries.front(), sources);
+  file.finish();
+  return a;
 }
 
 }  // namespace
@@ -91,7 +107,14 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   const auto& op = rt.column("op").str;
   const auto& dims = rt.column("input_dims").str;
   const auto& dtype = rt.column("dtype").str;
-  const auto& achieved = rt.column("achieved_flops_per_s").f64;
+  // Each row's kernel time and calls (analyze's gpu_time_us over calls_count), divided into the
+  // FLOPs of 2mnk x batch here: analyze's achieved_flops_per_s counts addmm's and baddbmm's bias
+  // add too (2mkn + mn), and paired with 2mnk it had shortened the recovered kernel time by
+  // 2mnk / (2mnk + mn) (dlrm_8rank's 16x256x13 addmm at 1.382e10 FLOP/s for 1.331e10; 2026-12-07 review).
+  const auto& calls_count = rt.column("calls_count").i64;
+  const auto& gpu_time_us = rt.column("gpu_time_us").f64;
+  auto calls_of = [&](size_t i) { return static_cast<double>(calls_count[i]); };
+  auto timed = [&](size_t i) { return calls_of(i) > 0 && gpu_time_us[i] > 0 && std::isfinite(gpu_time_us[i]); };
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::vector<std::string> dtypes;
   // The per-kernel overhead estimate adds to every op on the entry: the base's, else estimate's
@@ -115,11 +138,19 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   std::map<std::string, std::vector<std::array<double, 3>>> found_shapes;
   std::vector<std::string> found_dtypes;
   std::set<std::string> no_peak_dtypes;
+  // One point per (dtype, shape): the same shape under two operators (aten::addmm and aten::mm,
+  // aten::linear and aten::mm) is one point of the shape model, its calls and kernel time summed.
+  // Before 2026-12-07 (review) each (operator, shape) row was a point, and h200_gpt2_train_trace's
+  // 12 bf16 shapes were fitted and reported as 15.
+  struct Timed {
+    double batch = 1, calls = 0, time_s = 0;
+  };
+  std::map<std::string, std::vector<std::pair<GemmPoint, Timed>>> rows_by_dtype;
   for (size_t i = 0; i < rt.rows(); ++i) {
     GemmPoint p;
     double batch = 1;
     if (!gemm_shape_of(op[i], dims[i], p.m, p.n, p.k, batch)) continue;
-    if (achieved[i] > 0) {
+    if (timed(i)) {
       auto& shapes = found_shapes[dtype[i]];
       if (shapes.empty()) found_dtypes.push_back(dtype[i]);
       const std::array<double, 3> shape = {p.m, p.n, p.k};
@@ -133,15 +164,28 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
       continue;  // unknown dtype: no peak to compare with
     }
     if (!base.has_peak(dt)) no_peak_dtypes.insert(dtype[i]);
-    if (!base.has_peak(dt) || !(achieved[i] > 0)) continue;
+    if (!base.has_peak(dt) || !timed(i)) continue;
     p.dtype = dtype[i];
     p.peak_flops_per_s = base.peak(dt);
-    p.achieved_flops_per_s = achieved[i];
-    p.efficiency_fraction = p.achieved_flops_per_s / p.peak_flops_per_s;
     p.flops_per_call = 2 * p.m * p.n * p.k * batch;
-    if (!by_dtype.count(p.dtype)) dtypes.push_back(p.dtype);
-    by_dtype[p.dtype].push_back(p);
+    auto& v = rows_by_dtype[p.dtype];
+    auto same = std::find_if(v.begin(), v.end(), [&](const auto& x) {
+      return x.first.m == p.m && x.first.n == p.n && x.first.k == p.k && x.second.batch == batch;
+    });
+    if (same == v.end()) {
+      if (v.empty()) dtypes.push_back(p.dtype);
+      v.push_back({p, Timed{batch, 0, 0}});
+      same = std::prev(v.end());
+    }
+    same->second.calls += calls_of(i);
+    same->second.time_s += gpu_time_us[i] * 1e-6;
   }
+  for (const auto& dt : dtypes)
+    for (auto& [p, t] : rows_by_dtype[dt]) {
+      p.achieved_flops_per_s = p.flops_per_call * t.calls / t.time_s;
+      p.efficiency_fraction = p.achieved_flops_per_s / p.peak_flops_per_s;
+      by_dtype[dt].push_back(p);
+    }
   // fp32 matmuls faster than the fp32 peak ran on TF32 tensor cores (allow_tf32): compare all of
   // that dtype's points with the TF32 peak and fit them as tf32.
   if (by_dtype.count("fp32") && base.has_peak(DType::TF32)) {
@@ -169,6 +213,21 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   };
   std::vector<OwnFit> own;
   int64_t short_dropped = 0;  // calls left out for running shorter than the overhead allows
+  // Traced dtypes whose fraction is not written, and why: noted once the entry is written, with the
+  // fraction it gives them. Before 2026-12-07 (review) a dtype of too few shapes was dropped without
+  // a word, and one that could not share the half-dimension was said to keep "the base's" fraction
+  // where the base had none (estimate reads it at another dtype's).
+  std::vector<std::pair<std::string, std::string>> unwritten;  // (dtype, why)
+  auto shapes_text = [](const std::set<std::array<double, 3>>& shapes) {
+    std::string list;
+    size_t i = 0;
+    for (const auto& s : shapes) {
+      if (i == 8) break;
+      list += fmt::format("{}{:g}x{:g}x{:g}", i++ ? ", " : "", s[0], s[1], s[2]);
+    }
+    if (shapes.size() > 8) list += fmt::format(" and {} more", shapes.size() - 8);
+    return list;
+  };
   for (const auto& dt : dtypes) {
     auto& pts = by_dtype[dt];
     // A rate above the peak is a misattributed row (kernel time given to the wrong operator), not
@@ -201,10 +260,16 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
       short_dropped += static_cast<int64_t>(short_calls);
     }
     // Distinct shapes: one shape under two operators (aten::mm and aten::linear) is one point of
-    // the shape model (2026-12-06 review: two shapes, each twice, had been fitted as four).
+    // the shape model (2026-12-06 review: two shapes, each twice, had been fitted as four; the
+    // points are merged per shape above since 2026-12-07, a batched one apart from its batch of 1).
     std::set<std::array<double, 3>> distinct;
     for (const auto& p : pts) distinct.insert({p.m, p.n, p.k});
-    if (static_cast<int>(distinct.size()) < opt.min_shapes) continue;
+    if (static_cast<int>(distinct.size()) < opt.min_shapes) {
+      unwritten.push_back({dt, fmt::format("the trace's {} GEMMs are not fitted: {} distinct shape(s) left to fit ({}), fewer than the {} "
+                                           "the model needs, so their fraction is not written",
+                                           dt, distinct.size(), shapes_text(distinct), opt.min_shapes)});
+      continue;
+    }
     OwnFit o;
     o.dtype = dt;
     for (const auto& p : pts) {
@@ -297,9 +362,15 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
       for (const OwnFit* o : kept) own_fits += fmt::format("{}{} h = {:.1f}", own_fits.empty() ? "" : ", ", o->dtype, o->h);
       c.notes.push_back(fmt::format("the trace has no {} GEMMs: the entry keeps {}'s half-dimension {} (which {} and every other dtype carried "
                                     "from it are read under, so their rates stay {}'s), and the traced fractions are fitted under it (their "
-                                    "own fits: {}){}",
-                                    main_dtype, base.id, half_dims_text(base_h), main_dtype, base.id, own_fits,
-                                    list.empty() ? std::string() : "; not written, the base's kept: " + list));
+                                    "own fits: {})",
+                                    main_dtype, base.id, half_dims_text(base_h), main_dtype, base.id, own_fits));
+      for (const auto& o : own)
+        if (std::none_of(kept.begin(), kept.end(), [&](const OwnFit* k) { return k == &o; }))
+          unwritten.push_back({o.dtype, fmt::format("the {} GEMMs of the trace ({} shapes) fit {:.3f} of the peak under {}'s half-dimension {}, "
+                                                    "which the entry keeps ({:.3f} at their own {:.1f}): outside (0, 1], so their fraction is "
+                                                    "not written",
+                                                    o.dtype, o.e.size(), fraction_at(o, base_h, nullptr), base.id, half_dims_text(base_h), o.f,
+                                                    o.h)});
     } else {
       fallback_reason = list;  // the note is written once the trace's half-dimension is known
     }
@@ -315,19 +386,30 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   for (const OwnFit* o : kept)
     if (o->e.size() > primary_fit->e.size() || (o->dtype == "bf16" && o->e.size() >= primary_fit->e.size())) primary_fit = o;
   double joint_h = 0;
+  // Left out of the joint fit: each dtype with the shared half-dimension and its fraction under it
+  // when it was left out (the note gives the final half-dimension too: before 2026-12-07 it gave
+  // the loop's intermediate 63.3 where the entry was written with 136.4; review).
+  std::vector<std::tuple<const OwnFit*, double, double>> left_out;  // (dtype, h, fraction under it)
   while (!keep_base_h && !kept.empty()) {
     joint_h = joint_fit(kept);
     std::vector<const OwnFit*> next;
     for (const OwnFit* o : kept) {
       const double f = fraction_at(*o, GemmHalfDims{joint_h, joint_h, joint_h}, nullptr);
       if (o == primary_fit || (f > 0 && f <= 1)) next.push_back(o);
-      else
-        c.notes.push_back(fmt::format("the {} GEMMs of the trace ({} shapes) fit {:.3f} of the peak under the half-dimension shared with the other dtypes, "
-                                      "{:.1f} ({:.3f} at their own {:.1f}): their fraction is not written, the base's is kept",
-                                      o->dtype, o->e.size(), f, joint_h, o->f, o->h));
+      else left_out.emplace_back(o, joint_h, f);
     }
     if (next.size() == kept.size()) break;
     kept = std::move(next);
+  }
+  for (const auto& [o, h_then, f_then] : left_out) {
+    std::string others;
+    for (const OwnFit* k : kept) others += (others.empty() ? "" : ", ") + k->dtype;
+    const double f_final = fraction_at(*o, GemmHalfDims{joint_h, joint_h, joint_h}, nullptr);
+    unwritten.push_back(
+        {o->dtype, fmt::format("the {} GEMMs of the trace ({} shapes) cannot share the entry's half-dimension with the {} GEMMs: they fit {:.3f} "
+                               "of the peak under the joint fit {:.1f} that included them ({:.3f} at their own {:.1f}); the entry is written "
+                               "with the {} fit without them, {:.1f}, under which they fit {:.3f}, and their fraction is not written",
+                               o->dtype, o->e.size(), others, f_then, h_then, o->f, o->h, others, joint_h, f_final)});
   }
   const GemmHalfDims written_h = keep_base_h ? base_h : GemmHalfDims{joint_h, joint_h, joint_h};
   c.gemm_joint_half_dim = keep_base_h ? base_h.m : joint_h;
@@ -553,6 +635,35 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
        "\n";
   y += base_efficiency_lines(base, {"kernel_overhead_us"});
   c.accelerator_yaml = y;
+  // The traced dtypes not written, each with the fraction the written entry gives it (read from the
+  // entry as the catalog loads it, so that the note says what estimate will use).
+  if (!unwritten.empty()) {
+    const Accelerator written = parse_written_entry(y);
+    for (const auto& [dt, why] : unwritten) {
+      std::string gives;
+      try {
+        const DType d = parse_dtype(dt, {});
+        const auto it = written.gemm_peak_fraction.find(d);
+        if (it != written.gemm_peak_fraction.end() && it->second.known) {
+          gives = fmt::format("the entry carries {}'s, {:.4g}", base.id, it->second.value);
+        } else {
+          const auto bf16 = written.gemm_peak_fraction.find(DType::BF16);
+          const bool has_bf16 = bf16 != written.gemm_peak_fraction.end() && bf16->second.known;
+          const bool lower = d == DType::FP8 || d == DType::FP4 || d == DType::INT8;
+          gives = fmt::format("neither {} nor the entry has one, so estimate reads {} GEMMs at {:.4g}, {}", base.id, dt, written.gemm_fraction(d),
+                              has_bf16 ? (lower ? "0.9 x the entry's bf16 fraction" : "the entry's bf16 fraction")
+                                       : std::string("the catalog's default"));
+        }
+      } catch (const Error&) {
+        gives = "the entry has no " + dt + " peak";
+      }
+      c.notes.push_back(why + ": " + gives);
+    }
+  }
+  for (const auto& dt : found_dtypes)
+    if (no_peak_dtypes.count(dt))
+      c.notes.push_back(fmt::format("the trace's {} GEMMs ({} distinct shape(s)) are not fitted: {} has no {} peak to fit them against", dt,
+                                    found_shapes[dt].size(), base.id, dt));
   return c;
 }
 
