@@ -1096,10 +1096,40 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     if (grid > 0 && stage_ranks % grid != 0) {
       // Named by what the user wrote: ep when etp is tp's default.
       const bool etp_given = p.etp_stated;
+      // With the values that fit (review of 2026-12-07: the hint had listed none): the ep values
+      // at this etp that divide the experts (checked above) and tile the stage, the etp values at
+      // this ep that are at most tp, divide the expert width (checked above) and tile it; the
+      // named key's first. Where neither fits alone, the ep values at etp 1 (which always fits).
+      // dp*tp*cp = num_gpus / pp (the product was checked above): within 64 bits.
+      const int64_t stage = static_cast<int64_t>(stage_ranks);
+      const int64_t experts = m.moe ? m.moe->num_experts : 1;
+      const std::string ranks_text = " tile the " + std::to_string(stage) + " ranks";
+      auto ep_list = [&](int64_t at_etp) {
+        return divisors_text_where(experts, [&](int64_t d) { return stage % (at_etp * d) == 0; });
+      };
+      const std::string eps = ep_list(etp);
+      const std::string etps = m.moe ? divisors_text_where(m.moe->expert_ffn_hidden, [&](int64_t d) {
+        return d <= p.tp && stage % (d * p.ep) == 0;
+      })
+                                     : std::string("none");
+      const std::string ep_part = "at etp = " + std::to_string(etp) + ", parallel.ep among the divisors of the " +
+                                  std::to_string(experts) + " experts whose grids" + ranks_text + ": " + eps;
+      const std::string etp_part = "at ep = " + std::to_string(p.ep) + ", parallel.etp among those up to tp = " + std::to_string(p.tp) +
+                                   " that divide the expert width and" + ranks_text + ": " + etps;
+      std::string remedy;
+      if (eps != "none" && etps != "none")
+        remedy = etp_given ? etp_part + "; or " + ep_part : ep_part + "; or " + etp_part;
+      else if (eps != "none")
+        remedy = ep_part;
+      else if (etps != "none")
+        remedy = etp_part;
+      else
+        remedy = "no ep fits at etp = " + std::to_string(etp) + " nor etp at ep = " + std::to_string(p.ep) +
+                 "; at parallel.etp = 1, parallel.ep among " + ep_list(1);
       fail(etp_given ? "etp" : "ep",
            "etp*ep = " + std::to_string(etp) + "*" + std::to_string(p.ep) + " does not divide the " + int128_text(stage_ranks) +
                " ranks of a pipeline stage (dp*tp*cp)",
-           "the expert grid (etp x ep) must tile the stage's ranks, as Megatron-Core requires");
+           "the expert grid (etp x ep) must tile the stage's ranks, as Megatron-Core requires: " + remedy);
     }
   }
   if (p.ep > 1) {

@@ -1088,6 +1088,23 @@ class BadInputs(unittest.TestCase):
         self.assert_fails(["estimate", SCENARIO, "--set", "parallel.pp=32", "--set", "parallel.stage_rule=fewer-first-last", *one_f1b],
                           [SCENARIO + " (--set): key 'parallel.pp'"], ["with vpp = 1, parallel.pp among 2; or parallel.stage_layers"])
 
+    def test_review_of_2026_12_07_an_expert_grid_that_does_not_tile_lists_ep_and_etp(self):
+        """An expert grid (etp x ep) that does not tile a stage's ranks lists the ep values at this
+        etp that divide the experts and tile the stage, and the etp values at this ep, as the ep
+        that does not divide the experts lists its own (docs/errors.md; review of 2026-12-07: no
+        valid value had been listed)."""
+        hybridep = os.path.join(DATA, "examples", "qwen3-30b-a3b-h100-hybridep.yaml")
+        self.assert_fails(["estimate", hybridep, "--set", "parallel.ep=32"], [hybridep + " (--set): key 'parallel.ep'"],
+                          ["etp*ep = 1*32 does not divide the 16 ranks",
+                           "at etp = 1, parallel.ep among the divisors of the 128 experts whose grids tile the 16 ranks: 1, 2, 4, 8, 16"])
+        mix = self.write("mix.yaml", "name: mix\nmodel: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 16\n"
+                                     "parallel: {tp: 1, pp: 1, ep: 8}\ntraining: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n")
+        self.assert_fails(["estimate", mix, "--set", "parallel.tp=2", "--set", "parallel.etp=2", "--set", "parallel.ep=8",
+                           "--set", "num_gpus=8"], [mix + " (--set): key 'parallel.etp'"],
+                          ["etp*ep = 2*8 does not divide the 8 ranks",
+                           "at ep = 8, parallel.etp among those up to tp = 2 that divide the expert width and tile the 8 ranks: 1",
+                           "or at etp = 2, parallel.ep among the divisors of the 8 experts whose grids tile the 8 ranks: 1, 2, 4"])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

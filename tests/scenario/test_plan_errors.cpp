@@ -956,6 +956,38 @@ TEST(PlanErrors, TheExpertGridMustTileTheStage) {
   EXPECT_EQ(error_of(moe, {{"parallel.etp", "2"}}), "(no error)");
 }
 
+// Review of 2026-12-07: an expert grid that does not tile a stage's ranks listed no valid value
+// (docs/scenario.md: an impossible plan gets the valid choices). The ep values at this etp that
+// divide the experts and tile the stage, and the etp values at this ep (at most tp, dividing the
+// expert width), the named key's first; each listed value passes.
+TEST(PlanErrors, AnExpertGridThatDoesNotTileListsTheEpAndEtpThatDo) {
+  // Qwen3-30B-A3B (128 experts) on 16 GPUs at tp 1: ep 32 is a divisor of the experts, not of 16.
+  const std::string qwen = "model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 1, pp: 1, ep: 16}\n"
+                           "training: {global_batch: 1024, micro_batch: 1, seq_len: 4096}\n";
+  auto e = error_of(qwen, {{"parallel.ep", "32"}});
+  EXPECT_NE(e.find("key 'parallel.ep': etp*ep = 1*32 does not divide the 16 ranks"), std::string::npos) << e;
+  EXPECT_NE(e.find("at etp = 1, parallel.ep among the divisors of the 128 experts whose grids tile the 16 ranks: 1, 2, 4, 8, 16"),
+            std::string::npos)
+      << e;
+  for (const char* ep : {"1", "2", "4", "8", "16"}) EXPECT_EQ(error_of(qwen, {{"parallel.ep", ep}}), "(no error)") << ep;
+  // Mixtral (8 experts) on 8 GPUs at tp 2, etp 2 stated: the etp key, its values first.
+  const std::string mix = "model: mixtral-8x7b\nsystem: dgx-h100\nnum_gpus: 8\n"
+                          "parallel: {tp: 2, pp: 1, etp: 2, ep: 8, sequence_parallel: true}\n"
+                          "training: {global_batch: 64, micro_batch: 1, seq_len: 4096}\n";
+  e = error_of(mix);
+  EXPECT_NE(e.find("key 'parallel.etp': etp*ep = 2*8 does not divide the 8 ranks"), std::string::npos) << e;
+  EXPECT_NE(e.find("at ep = 8, parallel.etp among those up to tp = 2 that divide the expert width and tile the 8 ranks: 1; "
+                   "or at etp = 2, parallel.ep among the divisors of the 8 experts whose grids tile the 8 ranks: 1, 2, 4"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(error_of(mix, {{"parallel.etp", "1"}}), "(no error)");
+  for (const char* ep : {"1", "2", "4"}) EXPECT_EQ(error_of(mix, {{"parallel.ep", ep}}), "(no error)") << ep;
+  // Neither alone fits (etp 3 and ep 16 on 8 ranks): the ep values at etp 1.
+  e = error_of("model: qwen3-30b-a3b\nsystem: dgx-h100\nnum_gpus: 8\n"
+               "parallel: {tp: 4, etp: 3, ep: 16, sequence_parallel: true}\ntraining: {global_batch: 16, seq_len: 4096}\n");
+  EXPECT_NE(e.find("no ep fits at etp = 3 nor etp at ep = 16; at parallel.etp = 1, parallel.ep among 1, 2, 4, 8"), std::string::npos) << e;
+}
+
 // Question (review of 2026-12-03): does etp default to tp as in Megatron-Core, is an MoE model
 // with tp > 1 refused without sequence parallelism at ep 1 too, and does a grid that etp does not
 // divide get the grid's message rather than a truncated quotient?
