@@ -112,9 +112,33 @@ def measured_mfu(row_id):  # the model's FLOPs over a row's measured step, as va
 def predicted_mfu(row_id):  # the model's FLOPs over a row's predicted step
     return cell("validation_rows", "predicted_mfu_fraction", "id", row_id)
 
+# Llama 3 8B at 16384 tokens (rows set the plan): CP's merge bytes and its ring across nodes.
+LLAMA8_16K = [*LLAMA70, "--set", "model=llama3-8b", "--set", "parallel.vpp=1", *PP1, "--set", "training.global_batch=16",
+              "--set", "training.seq_len=16384"]
+CP16_Z3 = [*LLAMA8_16K, "--set", "num_gpus=16", "--set", "parallel.tp=1", "--set", "parallel.cp=16",
+           "--set", "parallel.sequence_parallel=false", *z(3)]
+TP2_CP4 = [*LLAMA8_16K, "--set", "num_gpus=8", "--set", "parallel.tp=2", "--set", "parallel.cp=4"]
+
+
+def op_bytes_mb(name):  # an op row's bytes per call, MB
+    return cell("ops", "bytes", "op", name, lambda v: v / 1e6)
+
+
+def ops_group_s(group):  # the op table's rows of a group, time per step summed
+    def total(j):
+        c = j["tables"]["ops"]["columns"]
+        return sum(t for g, t in zip(c["group"], c["step_time_s"]) if g == group)
+    return derived(f"ops rows of {group}", total)
+
 
 # (doc, quoted text, the number as quoted, command, where the value is)
 FIGURES = [
+    # The merge's bytes with their element size (the doc's formula had none: review of 2026-12-07).
+    ("docs/models.md", "moves 3 x 4 x 4096 x 2048 x 2 = 201.3 MB a layer forward", "201.3", TP2_CP4, op_bytes_mb("attn.cp_merge")),
+    ("docs/models.md", "3 x 3 x 4096 x 3072 x 2 = 226.5 MB backward", "226.5", TP2_CP4, op_bytes_mb("attn.cp_merge.bwd")),
+    # The ring's rows carry their stretch on the shared card: they sum to the cp total (review of 2026-12-07).
+    ("docs/models.md", "against a cp total of 3.659 s", "3.659", CP16_Z3, cell("communication", "total_s", "group", "cp")),
+    ("docs/models.md", "against a cp total of 3.659 s", "3.659", CP16_Z3, ops_group_s("cp")),
     ("README.md", "# 26.0 s (measured 24.7 s)", "26.0", ["estimate", *QWEN], scalar("step_time_s")),
     ("README.md", "(124 published runs;", "124", TRAIN_CSV, scalar("rows_count")),
     ("docs/models.md", "(estimate now 11.75 s, simulate 11.75 s;", "11.75", ["estimate", *LLAMA70_Z3], scalar("step_time_s")),
