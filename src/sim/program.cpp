@@ -173,8 +173,10 @@ struct Builder {
     emit(Ins::Coll, static_cast<uint8_t>(c.group), mode, token, coll_ref(c), 0, flag);
     if (mode == CollMode::AsyncStep) last_step_group = static_cast<uint8_t>(c.group);
   }
-  // The group of the last step-level collective issued: the step's final wait is booked to it
-  // (it had been booked to DP always, EDP's included: 2026-12-04 review).
+  // The group of the last step-level collective issued: the step's final wait names it, but the
+  // engine books the wait to the groups whose collectives are still running through each part of
+  // it (Engine::book_wait_split; the whole wait went to this group before 2026-12-07, review), and
+  // to this group only when none is outstanding.
   uint8_t last_step_group = static_cast<uint8_t>(GroupKind::DP);
 
   // The ZeRO-3 parameter gathers leading a pass (dense then experts): prefetched.
