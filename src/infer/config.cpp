@@ -795,11 +795,25 @@ double saturation_ceiling_per_s(const StudySpec& s, double prompt, double prefil
 // Saturation throughput of the whole serving setup: one replica measured with all requests
 // waiting (a replica needs several batches of requests to saturate), times the replicas;
 // disaggregated pools are measured whole.
-double saturation_of(const StudySpec& s) {
+// A trace's burst is its own lengths (prefixes included), cycled to the burst's size, all waiting
+// at about time 0: the workload's prompt and output keys, which a trace does not use, had sized it
+// (2026-12-07 review). `trace` is the study's requests, read again from its file where not given.
+double saturation_of(const StudySpec& s, const std::vector<Request>* trace = nullptr) {
   ServingSpec one = s.serving;
   const int copies = one.disaggregation ? 1 : one.replicas;
   if (!one.disaggregation) one.replicas = 1;
-  return saturation_requests_per_s(one, s.workload, saturation_burst_requests(one)) * copies;
+  const int64_t n = saturation_burst_requests(one);
+  if (s.workload.arrival != "trace") return saturation_requests_per_s(one, s.workload, n) * copies;
+  std::vector<Request> read;
+  if (!trace) read = generate_requests(s.workload);
+  const std::vector<Request>& lengths = trace ? *trace : read;
+  if (lengths.empty()) return 0;
+  std::vector<Request> burst(static_cast<size_t>(n));
+  for (size_t i = 0; i < burst.size(); ++i) {
+    burst[i] = lengths[i % lengths.size()];
+    burst[i].arrival_s = static_cast<double>(i) * 1e-9;  // as the generated burst's 1e9 requests/s
+  }
+  return saturation_requests_per_s(one, burst) * copies;
 }
 
 // The steady cost alone does not justify a burst of more than this many estimated passes and
@@ -1748,6 +1762,39 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   return r;
 }
 
+namespace {
+// The requests a plan candidate's no-load run serves: the first of the plan's (a sample of a long
+// run), each arriving after the one before has finished.
+constexpr size_t kNoLoadSampleRequests = 1000;
+
+// A candidate at no load: one replica serving each request alone (the first kNoLoadSampleRequests
+// of them, spaced apart so that none waits or shares a pass), the best latency any replica count
+// gives them. Its SLO attainment is the most more replicas can reach: where it is under the plan's
+// slo_attainment_fraction, no max_devices meets the SLO (2026-12-07 review: "no candidate meets the
+// SLO within max_devices" had been said of a TTFT bound that prefill alone exceeds).
+ServingSummary no_load_summary(ServingSpec sv, const std::vector<Request>& reqs) {
+  std::vector<Request> alone(reqs.begin(), reqs.begin() + static_cast<std::ptrdiff_t>(std::min(reqs.size(), kNoLoadSampleRequests)));
+  sv.replicas = 1;
+  sv.request_table = true;
+  sv.timeline_points = 1;
+  ServingSummary sum;
+  // The spacing grows until no request outlasts it; the run's span stays far within the clock's
+  // kMaxArrivalSpanS (1,000 requests 1e5 s apart at most).
+  double gap_s = 1000;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    for (size_t i = 0; i < alone.size(); ++i) alone[i].arrival_s = static_cast<double>(i) * gap_s;
+    const Result res = simulate_serving(sv, alone, &sum);
+    double longest_s = 0;
+    if (const Table* t = res.table("requests"))
+      for (double e : t->column("e2e_s").f64)
+        if (std::isfinite(e)) longest_s = std::max(longest_s, e);
+    if (longest_s < gap_s || gap_s >= 1e5) break;
+    gap_s = std::min(1e5, 2 * longest_s);
+  }
+  return sum;
+}
+}  // namespace
+
 Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
   // The study's own hardware where it gives some (review of 2026-12-06).
   const Catalog& cat = s.deployment.hardware ? *s.deployment.hardware : given_cat;
@@ -1767,6 +1814,11 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
       throw Error(SourceLocation{s.file, 0, 0, "plan.requests"}, "plan.requests " + std::to_string(w.requests) + " at workload.rate_per_s: " + sp.message,
                   sp.hint);
   const auto reqs = generate_requests(w);
+  // The offered rate: a trace's mean arrival rate, as serve reports it. A trace has no
+  // workload.rate_per_s, and its 0 had started every candidate at one replica, so that a 36 s
+  // trace at 5.45 requests/s was planned on 2 replicas of 4.63 requests/s together (2026-12-07
+  // review); NaN (fewer than two arrivals, or one instant) starts at one replica.
+  const double offered_per_s = w.arrival == "trace" ? trace_rate_per_s(reqs) : w.rate_per_s;
   Result r;
   r.command = "infer plan";
   // No slo: section: no SLO to meet, so the cheapest candidate that carries the rate wins, and
@@ -1776,6 +1828,28 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
   const bool has_slo = s.serving.slo.ttft_s > 0 || s.serving.slo.tpot_s > 0;
   auto meets = [&](const ServingSummary& sum) {
     return has_slo ? sum.slo_attainment_fraction : reqs.empty() ? 0.0 : static_cast<double>(sum.completed) / static_cast<double>(reqs.size());
+  };
+  // Which bound an unmet SLO fails: each bound's share of the requests (refused ones miss) against
+  // the required share, i.e. whether its quantile at that share is above the bound; both may hold
+  // alone and fail together (on different requests).
+  const double required = P.slo_attainment_fraction;
+  auto unmet_bounds_key = [&](const ServingSummary& x) -> std::string {
+    if (!has_slo) return "refused requests";
+    const bool ttft = x.slo_ttft_met_fraction < required, tpot = x.slo_tpot_met_fraction < required;  // NaN (no bound): false
+    return ttft && tpot ? "ttft and tpot" : ttft ? "ttft" : tpot ? "tpot" : "ttft and tpot together";
+  };
+  auto unmet_bounds_text = [&](const ServingSummary& x) -> std::string {
+    if (!has_slo) return sig4(meets(x)) + " of the requests served, the others refused at arrival";
+    std::string out;
+    auto one = [&](const char* name, double bound_s, double share) {
+      if (!(bound_s > 0)) return;
+      if (!out.empty()) out += ", ";
+      out += std::string(name) + " within " + sig4(bound_s) + " s for " + sig4(share) + " of the requests";
+      if (share < required) out += " (its p" + format_double(100 * required) + " is above " + sig4(bound_s) + " s)";
+    };
+    one("TTFT", s.serving.slo.ttft_s, x.slo_ttft_met_fraction);
+    one("TPOT", s.serving.slo.tpot_s, x.slo_tpot_met_fraction);
+    return out;
   };
   if (!has_slo)
     r.notes.push_back("no SLO (the study has no slo: ttft_s or tpot_s): a candidate meets it where it serves plan.slo_attainment_fraction "
@@ -1804,6 +1878,16 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
     std::vector<Value> row;
   } best;
   bool simulated_any = false;  // some candidate was simulated (the note on none found says which failure it was)
+  // The candidate nearest to meeting the SLO where none meets it: the highest attainment (then the
+  // cheapest), with why it falls short; said in the scalars and a note (2026-12-07 review).
+  struct Closest {
+    double attainment = -1, no_load_attainment = std::nan("");
+    int unpriced = 2;
+    double key = std::numeric_limits<double>::infinity();
+    std::vector<Value> row;
+    std::string limit, why;
+  } closest;
+  int64_t devices_limited = 0;  // failing candidates that would meet the SLO at no load: max_devices stops them
   bool ep_differs = false;     // some candidate runs another expert-parallel degree than the study's
   // Where each accelerator's price came from (its system's node price, devices.yaml or the study),
   // said once per accelerator: usd_per_hour had no source.
@@ -1860,16 +1944,22 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
             const int slots = pipeline_slots(pp, c.serving.pipeline_batches);
             // With the figures (it had said "does not fit" alone; review of 2026-12-05).
             const int64_t holds = kv_capacity_tokens(c.serving, c.serving.deployment) / slots;
-            if (holds <= 0) {
-              const Deployment& dd = c.serving.deployment;
-              status = "does not fit: " + format_double(std::round(CostModel(dd).weight_bytes_per_device() / 1e8) / 10) +
-                       " GB of weights per device leave no room for a KV cache on " + std::to_string(dd.par.devices()) + " x " + dd.accel.id +
-                       " (" + format_double(std::round(dd.accel.memory_bytes.value / 1e8) / 10) + " GB each)";
+            const Deployment& dd = c.serving.deployment;
+            // Serve's accounting and words: the draft's weights and the activation workspace against
+            // the usable memory (the target's weights alone against the device's whole memory had
+            // been said, 72.7 GB "leaving no room" in 85.9 GB; 2026-12-07 review).
+            if (holds <= 0 && kv_memory_budget(dd, c.serving.draft ? &*c.serving.draft : nullptr, c.serving.memory_available_fraction,
+                                               static_cast<double>(c.serving.limits.max_batch_tokens))
+                                      .free_bytes() <= 0) {
+              const Error e = no_kv_cache_room_error(c.serving);
+              status = "does not fit: " + e.message() + " (" + e.hint() + ")";
             } else if (holds < w.prompt.mean + w.output.mean)
               status = "does not fit: the KV cache holds " + std::to_string(holds) + " tokens" + (slots > 1 ? " per pipeline batch" : "") +
                        ", under the mean request's " + format_double(std::round(w.prompt.mean + w.output.mean)) + " (prompt + output)";
           } catch (const Error& e) {
-            status = e.message();
+            // With its hint, as serve and estimate say it ("(valid: 1, 2, 4, 8)" had been dropped;
+            // 2026-12-07 review).
+            status = e.message() + (e.hint().empty() ? std::string() : " (" + e.hint() + ")");
           }
           // A default max_batch_seqs above the study's max_batch_tokens is a deployment serve
           // refuses (an entry written is refused by load_study).
@@ -1888,11 +1978,11 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           // and a long run met the SLO for 13% of the requests (2026-12-04 review). The replica
           // count starts at rate / saturation, so no candidate runs above its saturation.
           c.serving.replicas = 1;
-          const double cap = saturation_of(c);
+          const double cap = saturation_of(c, &reqs);
           // In 64 bits, capped: a rate of 2^31 requests/s overflowed the int and simulated ~4e8
           // replicas (before 2026-12-03); beyond max_devices nothing is simulated.
           const int per_replica = c.serving.deployment.par.devices();
-          const double need = std::ceil(w.rate_per_s / std::max(cap, 1e-9));
+          const double need = std::ceil((std::isfinite(offered_per_s) ? offered_per_s : 0.0) / std::max(cap, 1e-9));
           const int64_t needed = std::max<int64_t>(1, static_cast<int64_t>(std::min(need, 1e12)));
           int rep = needed * per_replica > P.max_devices ? P.max_devices / per_replica + 1 : static_cast<int>(needed);
           ServingSummary sum;
@@ -1929,13 +2019,43 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           const double usd_h =
               priced ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(rep, per_replica, c.serving.price_node_devices, c.serving.deployment.par.pp))
                      : std::nan("");
-          if (!ok && status.empty()) status = "SLO not met within max_devices";
+          // Unmet: at no load (each request alone) the attainment is the most any replica count
+          // reaches. Under the required share, the bound that fails is named and max_devices is
+          // not blamed; else more replicas may meet it.
+          std::string limit, why;
+          double no_load = std::nan("");
+          if (!ok && status.empty()) {
+            try {
+              const ServingSummary alone = no_load_summary(c.serving, reqs);
+              no_load = meets(alone);
+            } catch (const Error&) {
+            }
+            why = unmet_bounds_text(sum);
+            if (std::isfinite(no_load) && no_load < P.slo_attainment_fraction) {
+              limit = has_slo ? unmet_bounds_key(sum) : "refused requests";
+              status = "SLO not met at any replica count: " + why + "; at no load (each request alone) " + sig4(no_load) +
+                       " of the requests meet it, under the " + sig4(P.slo_attainment_fraction) + " required";
+            } else {
+              limit = "max_devices";
+              ++devices_limited;
+              status = "SLO not met within max_devices " + std::to_string(P.max_devices) + ": " + why +
+                       (std::isfinite(no_load) ? "; at no load " + sig4(no_load) + " of the requests meet it: more replicas may" : std::string());
+            }
+          }
           const bool measured = tried > 0;
           std::vector<Value> row = {acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
                                     measured ? sum.slo_attainment_fraction : std::nan(""), measured ? sum.ttft_p99_s : std::nan(""),
                                     measured ? sum.tpot_p99_s : std::nan(""), usd_h,
                                     measured && priced ? sum.usd_per_million_output_tokens : std::nan(""), ok ? std::string("ok") : status};
           t.add_row(row);
+          if (!ok && measured && !limit.empty()) {
+            const int unpriced = priced ? 0 : 1;
+            const double key = priced ? usd_h : rep * per_replica;
+            const double att = meets(sum);
+            if (att > closest.attainment + 1e-12 ||
+                (std::fabs(att - closest.attainment) <= 1e-12 && (unpriced < closest.unpriced || (unpriced == closest.unpriced && key < closest.key))))
+              closest = {att, no_load, unpriced, key, row, limit, why};
+          }
           if (ok) {
             // Cheapest per hour; without prices, fewest devices. A tie goes to the higher SLO
             // attainment, then the lower cost per token, then the earlier candidate (it had gone to
@@ -1954,15 +2074,49 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
   if (ep_differs)
     r.notes.push_back("deployment.ep " + std::to_string(s.deployment.ep) + ": each candidate runs the largest expert-parallel degree up to it that "
                       "divides its tp and the experts (the ep column); for ep = tp throughout, give deployment.tp and deployment.ep the largest tp planned");
-  r.set("rate_per_s", w.arrival == "trace" ? trace_rate_per_s(reqs) : w.rate_per_s);  // a trace's as serve reports it
+  r.set("rate_per_s", offered_per_s);  // a trace's as serve reports it
   r.set("slo_ttft_s", s.serving.slo.ttft_s > 0 ? s.serving.slo.ttft_s : std::nan(""));
   r.set("slo_tpot_s", s.serving.slo.tpot_s > 0 ? s.serving.slo.tpot_s : std::nan(""));
   r.set("required_slo_attainment_fraction", P.slo_attainment_fraction);
   if (best.row.empty()) {
     r.set("found", false);
-    r.notes.push_back(simulated_any ? "no candidate meets the SLO within max_devices"
-                                    : "no candidate could be served: each was refused or needs more than max_devices (the status column says why); "
-                                      "nothing was simulated");
+    if (!closest.row.empty()) {
+      const auto& row = closest.row;
+      const std::string who = std::get<std::string>(row[0]) + " tp " + std::to_string(std::get<int64_t>(row[1])) +
+                              (std::get<int64_t>(row[3]) > 1 ? " pp " + std::to_string(std::get<int64_t>(row[3])) : std::string()) + " x " +
+                              std::to_string(std::get<int64_t>(row[6])) + (std::get<int64_t>(row[6]) == 1 ? " replica (" : " replicas (") + std::to_string(std::get<int64_t>(row[7])) +
+                              " devices, " + std::get<std::string>(row[4]) + ", max_batch_seqs " + std::to_string(std::get<int64_t>(row[5])) + ")";
+      const std::string attains = "the closest, " + who + (has_slo ? ", has SLO attainment " + sig4(closest.attainment) : std::string()) + ": " + closest.why;
+      if (closest.limit == "max_devices")
+        r.notes.push_back("no candidate meets the SLO within max_devices " + std::to_string(P.max_devices) + ": " + attains +
+                          (std::isfinite(closest.no_load_attainment) ? "; at no load it reaches " + sig4(closest.no_load_attainment) : std::string()) +
+                          ": raise plan.max_devices");
+      else
+        r.notes.push_back("no candidate meets the SLO at any device count: " + attains + "; even at no load (each request alone on a replica) " +
+                          sig4(closest.no_load_attainment) + " of the requests meet it, under the " + sig4(P.slo_attainment_fraction) +
+                          " required: more devices cannot help; " +
+                          (has_slo ? "a faster accelerator, a larger tp, a smaller max_batch_tokens or a looser slo may"
+                                   : "the refused requests are too long for one replica's KV cache or the context window: a larger tp or an "
+                                     "accelerator with more memory may") +
+                          (devices_limited > 0 ? "; " + std::to_string(devices_limited) +
+                                                     " other candidate(s) would meet it at no load but not within max_devices (their status says so)"
+                                               : std::string()));
+      r.set("closest_accelerator", std::get<std::string>(row[0]));
+      r.set("closest_tp", std::get<int64_t>(row[1]));
+      r.set("closest_pp", std::get<int64_t>(row[3]));
+      r.set("closest_policy", std::get<std::string>(row[4]));
+      r.set("closest_max_batch_seqs", std::get<int64_t>(row[5]));
+      r.set("closest_replicas", std::get<int64_t>(row[6]));
+      r.set("closest_devices_count", std::get<int64_t>(row[7]));
+      // Without an SLO no number, as best_slo_attainment_fraction and the column (the note says the share served).
+      r.set("closest_slo_attainment_fraction", has_slo ? closest.attainment : std::nan(""));
+      r.set("closest_no_load_slo_attainment_fraction", has_slo ? closest.no_load_attainment : std::nan(""));
+      r.set("closest_limit", closest.limit);
+    } else {
+      r.notes.push_back(simulated_any ? "no candidate meets the SLO within max_devices"
+                                      : "no candidate could be served: each was refused or needs more than max_devices (the status column says why); "
+                                        "nothing was simulated");
+    }
   } else {
     // A priced candidate ranks before every unpriced one (their costs cannot be compared): say so
     // when an unpriced one also met the SLO, possibly on fewer devices (2026-12-03 review).

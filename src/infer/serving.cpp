@@ -657,6 +657,43 @@ void Simulation::start_handoffs(double t, std::vector<int>& touched) {
   }
 }
 
+}  // namespace
+
+// The draft's weights share the devices: it is named when there is one (the target alone had been
+// blamed before 2026-12-03), with the figures behind the verdict, the draft's among them (they had
+// been left out, and `infer plan` had called 72.7 GB of weights too many for 77.3 GB usable where
+// the 8B draft's 9.1 GB made 81.7; 2026-12-07 review).
+Error no_kv_cache_room_error(const ServingSpec& sp) {
+  const Deployment& d = sp.deployment;
+  const KvMemoryBudget b = kv_memory_budget(d, sp.draft ? &*sp.draft : nullptr, sp.memory_available_fraction,
+                                            static_cast<double>(sp.limits.max_batch_tokens));
+  const double gb = 1e9;
+  char figures[240];
+  if (sp.draft)
+    std::snprintf(figures, sizeof figures,
+                  " (per device: %.1f GB of weights, %.1f GB of the draft's and %.1f GB of activation workspace, %.1f GB usable of %.1f GB)",
+                  b.weight_bytes / gb, b.draft_weight_bytes / gb, b.workspace_bytes / gb, b.usable_bytes / gb, d.accel.memory_bytes.value / gb);
+  else
+    std::snprintf(figures, sizeof figures, " (per device: %.1f GB of weights and %.1f GB of activation workspace, %.1f GB usable of %.1f GB)",
+                  b.weight_bytes / gb, b.workspace_bytes / gb, b.usable_bytes / gb, d.accel.memory_bytes.value / gb);
+  const std::string on = " leave no room for a KV cache on " + std::to_string(d.par.devices()) + " x " + d.accel.id;
+  // The larger of the two is named: a workspace beyond the weights is the token budget's doing
+  // (--set serving.max_batch_tokens=1e8 had been blamed on the deployment).
+  if (b.workspace_bytes > b.weight_bytes + b.draft_weight_bytes)
+    return Error(SourceLocation{"", 0, 0, "serving.max_batch_tokens"},
+                 "the activation workspace of " + std::to_string(sp.limits.max_batch_tokens) + " tokens per pass leaves no room for a KV cache on " +
+                     std::to_string(d.par.devices()) + " x " + d.accel.id + figures,
+                 "a smaller serving.max_batch_tokens (8,192 is vLLM's usual budget)");
+  if (sp.draft)
+    return Error(SourceLocation{"", 0, 0, "serving.speculative.draft_model"},
+                 "the weights of " + d.model.id + " and of its draft " + sp.draft->model.id + on + figures,
+                 "a smaller draft model, or more devices (deployment.tp)");
+  return Error(SourceLocation{"", 0, 0, "deployment"}, "the weights of " + d.model.id + on + figures,
+               "more devices (deployment.tp or pp), a narrower weight format, or a smaller serving.max_batch_tokens");
+}
+
+namespace {
+
 Result Simulation::run(ServingSummary* summary) {
   const auto& sp = spec_;
   const auto policies = make_policy_registry();
@@ -683,34 +720,7 @@ Result Simulation::run(ServingSummary* summary) {
   const int64_t blocks = layout.blocks, pool_units = layout.pool_units, slot_blocks = layout.slot_blocks;
   // The longest context one slot holds for a single sequence (in whole blocks).
   const int64_t longest_fit = layout.longest_fit_tokens();
-  if (blocks <= 0) {
-    // The draft's weights share the devices: name it when it is what leaves no room (the target
-    // alone had been blamed before 2026-12-03).
-    if (sp.draft)
-      throw Error(SourceLocation{"", 0, 0, "serving.speculative.draft_model"},
-                  "the weights of " + sp.deployment.model.id + " and of its draft " + sp.draft->model.id +
-                      " leave no room for a KV cache on " + std::to_string(sp.deployment.par.devices()) + " x " + sp.deployment.accel.id,
-                  "a smaller draft model, or more devices (deployment.tp)");
-    {
-      // The figures behind the verdict (the message had named none: 2026-12-03 review).
-      const Deployment& d = sp.deployment;
-      const double gb = 1e9, avail = d.accel.memory_bytes.value * sp.memory_available_fraction;
-      const double work = activation_workspace_bytes(d, static_cast<double>(sp.limits.max_batch_tokens));
-      char figures[200];
-      std::snprintf(figures, sizeof figures, " (per device: %.1f GB of weights and %.1f GB of activation workspace, %.1f GB usable of %.1f GB)",
-                    cm.weight_bytes_per_device() / gb, work / gb, avail / gb, d.accel.memory_bytes.value / gb);
-      // The larger of the two is named: a workspace beyond the weights is the token budget's
-      // doing (--set serving.max_batch_tokens=1e8 had been blamed on the deployment).
-      if (work > cm.weight_bytes_per_device())
-        throw Error(SourceLocation{"", 0, 0, "serving.max_batch_tokens"},
-                    "the activation workspace of " + std::to_string(sp.limits.max_batch_tokens) + " tokens per pass leaves no room for a KV cache on " +
-                        std::to_string(d.par.devices()) + " x " + d.accel.id + figures,
-                    "a smaller serving.max_batch_tokens (8,192 is vLLM's usual budget)");
-      throw Error(SourceLocation{"", 0, 0, "deployment"},
-                  "the weights of " + d.model.id + " leave no room for a KV cache on " + std::to_string(d.par.devices()) + " x " + d.accel.id + figures,
-                  "more devices (deployment.tp or pp), a narrower weight format, or a smaller serving.max_batch_tokens");
-    }
-  }
+  if (blocks <= 0) throw no_kv_cache_room_error(sp);
   if (slots > 1 && slot_blocks <= 0)
     throw Error(SourceLocation{"", 0, 0, "serving.pipeline_batches"},
                 "the KV cache (" + std::to_string(blocks) + " blocks) cannot be split between " + std::to_string(slots) +
@@ -978,7 +988,7 @@ Result Simulation::run(ServingSummary* summary) {
 
   // Metrics.
   std::vector<double> ttft, tpot, e2e;
-  int64_t out_tokens = 0, in_tokens = 0, met = 0;
+  int64_t out_tokens = 0, in_tokens = 0, met = 0, met_ttft = 0, met_tpot = 0;
   double t0 = reqs_.empty() ? 0 : reqs_.front().arrival_s, t1 = t0, last_arrival = t0;
   for (const auto& q : reqs_) {
     t0 = std::min(t0, q.arrival_s);
@@ -994,9 +1004,11 @@ Result Simulation::run(ServingSummary* summary) {
     out_tokens += q.output;
     in_tokens += q.prompt;
     t1 = std::max(t1, q.finish);
-    const bool ok = (sp.slo.ttft_s <= 0 || q.first_token - q.arrival <= sp.slo.ttft_s) &&
-                    (sp.slo.tpot_s <= 0 || std::isnan(tp) || tp <= sp.slo.tpot_s);
-    met += ok ? 1 : 0;
+    const bool ttft_ok = sp.slo.ttft_s <= 0 || q.first_token - q.arrival <= sp.slo.ttft_s;
+    const bool tpot_ok = sp.slo.tpot_s <= 0 || std::isnan(tp) || tp <= sp.slo.tpot_s;
+    met += ttft_ok && tpot_ok ? 1 : 0;
+    met_ttft += ttft_ok ? 1 : 0;
+    met_tpot += tpot_ok ? 1 : 0;
   }
   // The measurement window: from the first arrival over n mean gaps between the n arrivals (each
   // request owns one gap; the offered rate, (n - 1) / (last - first arrival), is one over that mean
@@ -1207,6 +1219,9 @@ Result Simulation::run(ServingSummary* summary) {
     summary->itl_p50_s = r.number("itl_p50_s");
     summary->itl_p99_s = r.number("itl_p99_s");
     summary->slo_attainment_fraction = slo_frac;
+    const double served = static_cast<double>(completed_ + rejected);
+    summary->slo_ttft_met_fraction = sp.slo.ttft_s > 0 && served > 0 ? static_cast<double>(met_ttft) / served : std::nan("");
+    summary->slo_tpot_met_fraction = sp.slo.tpot_s > 0 && served > 0 ? static_cast<double>(met_tpot) / served : std::nan("");
     summary->goodput_requests_per_s = r.number("goodput_requests_per_s");
     summary->kv_capacity_tokens = cap_tokens;
     summary->kv_peak_fraction = r.number("kv_peak_fraction");
@@ -1422,7 +1437,10 @@ double saturation_requests_per_s(const ServingSpec& spec, const WorkloadSpec& wo
   w.arrival = "poisson";
   w.rate_per_s = 1e9;  // everything waiting at (almost) time 0
   w.requests = n;
-  const auto reqs = generate_requests(w);
+  return saturation_requests_per_s(spec, generate_requests(w));
+}
+
+double saturation_requests_per_s(const ServingSpec& spec, const std::vector<Request>& reqs) {
   ServingSpec s = spec;
   s.timeline_points = 1;
   s.request_table = true;

@@ -27,6 +27,7 @@
 // Deterministic: identical inputs give identical results.
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,6 +90,9 @@ struct ServingSummary {  // the headline numbers, also in the Result
   double duration_s = 0, output_tokens_per_s = 0, requests_per_s = 0;  // duration_s: the measurement window
   double ttft_p50_s = 0, ttft_p99_s = 0, tpot_p50_s = 0, tpot_p99_s = 0, e2e_p50_s = 0, itl_p50_s = 0, itl_p99_s = 0;
   double slo_attainment_fraction = 0, goodput_requests_per_s = 0;
+  // The share of the requests (refused ones miss) within each bound alone, NaN where the SLO has
+  // no such bound: which bound an unmet SLO fails (`infer plan` says it; 2026-12-07 review).
+  double slo_ttft_met_fraction = std::numeric_limits<double>::quiet_NaN(), slo_tpot_met_fraction = std::numeric_limits<double>::quiet_NaN();
   double kv_capacity_tokens = 0, kv_peak_fraction = 0, mean_batch_seqs = 0;
   double prefix_hit_fraction = 0;
   double energy_per_output_token_j = 0, usd_per_million_output_tokens = 0;
@@ -97,10 +101,17 @@ struct ServingSummary {  // the headline numbers, also in the Result
 // Runs the simulation; throws Error when the model does not fit or no progress is possible.
 Result simulate_serving(const ServingSpec& spec, const std::vector<Request>& requests, ServingSummary* summary = nullptr);
 
+// The error of a deployment whose memory leaves no room for a KV cache (serve's, and the status
+// of such an `infer plan` candidate): names the target's weights, its draft's (when there is one)
+// or the activation workspace, with the per-device figures against the usable memory.
+Error no_kv_cache_room_error(const ServingSpec& spec);
+
 // Throughput when saturated, in requests per second: n requests of the workload's lengths all
 // waiting at time 0, the completions counted between the n/10-th one and the last first token
 // (while requests still wait), which leaves out the burst's ramp-up and drain.
 double saturation_requests_per_s(const ServingSpec& spec, const WorkloadSpec& workload, int64_t n);
+// The same of a given burst (requests waiting at about time 0), e.g. a trace's lengths.
+double saturation_requests_per_s(const ServingSpec& spec, const std::vector<Request>& burst);
 
 // The memory of one device of an instance, as serve accounts it: the device's memory times the
 // memory share (engine and OS limits), less the target's weights, a speculative draft's weights

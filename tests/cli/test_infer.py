@@ -987,6 +987,96 @@ class InferCli(unittest.TestCase):
                 if c["devices_count"][i] > 4:
                     self.assertIn("beyond max_devices 4", c["status"][i])
 
+    def test_plan_of_a_trace_starts_at_its_saturation_floor(self):
+        """A trace's plan starts each candidate at its mean arrival rate over one replica's
+        saturation throughput, measured on the trace's own lengths. Before 2026-12-07 a trace's
+        missing workload.rate_per_s (0) started every candidate at one replica, and a 36 s trace at
+        5.45 requests/s was planned on 2 replicas saturating at 4.63 together, whose SLO attainment
+        fell to 0.28 over the trace repeated (review); the burst had also been the workload's
+        default 1,024/256-token lengths, not the trace's."""
+        with tempfile.TemporaryDirectory() as d:
+            # 3 requests/s of 8,000-token prompts and 16-token outputs, 20 s: a loose SLO that
+            # the short trace meets on any replica count.
+            with open(os.path.join(d, "t.csv"), "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n" + "".join("%g,8000,16\n" % (i / 3.0) for i in range(60)))
+            with open(os.path.join(d, "t.yaml"), "w") as f:
+                f.write("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                        "serving: {policy: continuous}\nworkload: {arrival: trace, trace_file: t.csv}\n"
+                        "slo: {ttft_s: 10000, tpot_s: 10}\n"
+                        "plan: {accelerators: [h100-sxm-80gb], tp: [2], max_batch_seqs: [128]}\n")
+            # One replica's saturation throughput at those lengths, as serve measures it.
+            with open(os.path.join(d, "p.yaml"), "w") as f:
+                f.write("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, tp: 2}\n"
+                        "serving: {policy: continuous, max_batch_seqs: 128}\n"
+                        "workload: {arrival: poisson, rate_per_s: 1, requests: 60, prompt: {dist: fixed, mean: 8000},"
+                        " output: {dist: fixed, mean: 16}}\n")
+            cap = scalars(run_json("infer", "serve", os.path.join(d, "p.yaml"), "--set", "workload.load_fraction=0.5"))["saturation_requests_per_s"]
+            s = scalars(run_json("infer", "plan", os.path.join(d, "t.yaml")))
+            self.assertAlmostEqual(s["rate_per_s"], 3.0, places=4)
+            self.assertTrue(s["found"])
+            self.assertEqual(s["best_replicas"], math.ceil(3.0 / cap))  # 4 (1 without the floor, 2 at the default lengths)
+            self.assertGreater(s["best_replicas"] * cap, s["rate_per_s"])
+
+    def test_plan_says_why_a_candidate_does_not_fit_as_serve_does(self):
+        """A candidate's status counts the draft's weights and says serve's words and figures against
+        the usable memory, and a refused candidate's status keeps the error's hint. Before
+        2026-12-07 the disaggregated example on one H100 read "72.7 GB of weights per device leave
+        no room for a KV cache on 1 x h100-sxm-80gb (85.9 GB each)", 72.7 GB being under the 77.3 GB
+        usable (the 8B draft's 9.1 GB left out), and tp 3 lost "(valid: 1, 2, 4, 8)" (review)."""
+        j = run_json("infer", "plan", "data/examples/infer-llama3-70b-disagg.yaml", "--set", "plan.requests=200",
+                     "--set", "plan.tp=[1,2]", "--set", "plan.max_batch_seqs=[64]")
+        st = dict(zip(j["tables"]["candidates"]["columns"]["tp"], j["tables"]["candidates"]["columns"]["status"]))
+        self.assertTrue(st[1].startswith("does not fit: the weights of llama3.1-70b and of its draft llama3.1-8b leave no room "
+                                         "for a KV cache on 1 x h100-sxm-80gb (per device: 72.7 GB of weights, 9.1 GB of the draft's"), st[1])
+        self.assertIn("77.3 GB usable of 85.9 GB", st[1])
+        self.assertEqual(st[2], "ok")
+        # serve says the same, figures included.
+        p = run("infer", "serve", "data/examples/infer-llama3-70b-disagg.yaml", "--set", "deployment.tp=1", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(st[1][len("does not fit: "):], p.stderr)
+        j = run_json("infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.requests=200",
+                     "--set", "plan.tp=[3,8]", "--set", "plan.accelerators=[h100-sxm-80gb]", "--set", "plan.max_batch_seqs=[128]")
+        c = j["tables"]["candidates"]["columns"]
+        self.assertEqual(c["status"][c["tp"].index(3)], "tp=3 does not divide the 64 attention heads of llama3.1-70b (valid: 1, 2, 4, 8)")
+
+    def test_plan_names_the_closest_candidate_and_what_stops_it(self):
+        """Where no candidate meets the SLO, plan names the closest (highest attainment) in its
+        scalars and a note, and which bound fails; max_devices is blamed only where the candidate
+        meets the SLO at no load (each request alone), so that more replicas could. Before
+        2026-12-07 a TTFT bound of 50 ms, which the prefill of a third of the prompts alone exceeds,
+        read "no candidate meets the SLO within max_devices" at 32 and 128 devices alike (review)."""
+        base = ("infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.requests=200",
+                "--set", "plan.max_batch_seqs=[128]", "--set", "plan.accelerators=[h100-sxm-80gb]")
+        for devices in (32, 128):
+            j = run_json(*base, "--set", "slo.ttft_s=0.05", "--set", "plan.tp=[8]", "--set", f"plan.max_devices={devices}")
+            s = scalars(j)
+            self.assertFalse(s["found"])
+            self.assertEqual((s["closest_accelerator"], s["closest_tp"], s["closest_limit"]), ("h100-sxm-80gb", 8, "ttft"))
+            self.assertEqual(s["closest_devices_count"], devices)
+            self.assertLess(s["closest_no_load_slo_attainment_fraction"], 0.9)
+            self.assertLessEqual(s["closest_slo_attainment_fraction"], s["closest_no_load_slo_attainment_fraction"] + 1e-12)
+            notes = [n for n in j["notes"] if n.startswith("no candidate")]
+            self.assertEqual(len(notes), 1, j["notes"])
+            self.assertTrue(notes[0].startswith("no candidate meets the SLO at any device count: the closest, h100-sxm-80gb tp 8 x "), notes[0])
+            self.assertIn("TTFT within 0.05 s for", notes[0])
+            self.assertIn("(its p90 is above 0.05 s)", notes[0])
+            self.assertNotIn("within max_devices", notes[0])
+            st = j["tables"]["candidates"]["columns"]["status"][0]
+            self.assertTrue(st.startswith("SLO not met at any replica count: TTFT within 0.05 s"), st)
+        # A TPOT bound that more replicas meet: max_devices 4 stops it, and is named.
+        j = run_json(*base, "--set", "slo.tpot_s=0.03", "--set", "plan.tp=[4]", "--set", "plan.max_devices=4")
+        s = scalars(j)
+        self.assertFalse(s["found"])
+        self.assertEqual((s["closest_tp"], s["closest_replicas"], s["closest_limit"]), (4, 1, "max_devices"))
+        self.assertGreaterEqual(s["closest_no_load_slo_attainment_fraction"], 0.9)
+        note = [n for n in j["notes"] if n.startswith("no candidate")][0]
+        self.assertTrue(note.startswith("no candidate meets the SLO within max_devices 4: the closest, h100-sxm-80gb tp 4 x 1 replica "), note)
+        self.assertIn("TPOT within 0.03 s for", note)
+        self.assertTrue(note.endswith("raise plan.max_devices"), note)
+        # The text output carries the same scalars.
+        p = run(*base, "--set", "slo.tpot_s=0.03", "--set", "plan.tp=[4]", "--set", "plan.max_devices=4")
+        self.assertRegex(p.stdout, r"closest_limit\s+max_devices")
+
     def test_context_window_and_scale_up_domain(self):
         s = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",
                              "--prompt", "200000", "--output", "100000"))

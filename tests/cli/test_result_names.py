@@ -43,7 +43,7 @@ IDENTIFIERS = {
     "collective_row", "last_rank", "representative_rank", "estimate_rank", "runner_up_rank",
     "critical_stage", "operator_depth", "world_size", "seed", "tp", "dp", "pp", "cp", "ep", "etp",
     "vpp", "zero_stage", "micro_batch", "global_batch", "seq_len", "schema_version", "db_schema_version",
-    "run_id", "run_a", "run_b", "best_tp", "best_pp",
+    "run_id", "run_a", "run_b", "best_tp", "best_pp", "closest_tp", "closest_pp",
     # ranks are ordinals: a plan's place in plan's ranking, a published plan's in practice's
     "own_plan_rank", "published_rank", "unrestricted_published_rank",
     # the trace's correlation id, linking a launch to its kernel (analyze --per-launch, as HTA names it)
@@ -98,6 +98,10 @@ COMMANDS = [
     ["infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb"],
     ["infer", "serve", "data/examples/infer-llama3-8b-h100.yaml"],
     ["infer", "plan", "data/examples/infer-plan-llama3-70b.yaml"],
+    # a plan that finds none: its closest_* scalars (review of 2026-12-07)
+    ["infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.requests=200", "--set", "slo.ttft_s=0.05",
+     "--set", "plan.max_batch_seqs=[128]", "--set", "plan.accelerators=[h100-sxm-80gb]", "--set", "plan.tp=[8]",
+     "--set", "plan.max_devices=32"],
     ["infer", "serve", "data/examples/infer-on-device.yaml"],
     ["bench", "--quick", "--suite", "memory_latency", "--reps", "2", "--db", "{db}"],
     ["bench", "--quick", "--suite", "memory_latency", "--reps", "2", "--db", "{db}"],

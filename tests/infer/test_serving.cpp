@@ -314,6 +314,62 @@ TEST(Serving, RequestLongerThanTheKvCacheIsRefusedAndMissesTheSlo) {
   EXPECT_THROW(simulate_serving(s, reqs), Error);
 }
 
+// Question: does the summary say which bound an unmet SLO fails, each bound's share of the
+// requests (refused ones miss both)? `infer plan` names the failing bound from it (2026-12-07
+// review: "no candidate meets the SLO within max_devices" had been said of a TTFT bound).
+TEST(Serving, SummarySaysEachBoundsShare) {
+  ServingSpec s = spec_8b();
+  s.kv_capacity_tokens = 4096;
+  std::vector<Request> reqs(10, Request{0.0, 512, 64, -1, 0});
+  for (size_t i = 0; i < reqs.size(); ++i) reqs[i].arrival_s = 10.0 * double(i);  // each alone
+  reqs[3].prompt_tokens = 8000;  // refused: misses both
+  ServingSummary sum;
+  simulate_serving(s, reqs, &sum);
+  EXPECT_NEAR(sum.slo_ttft_met_fraction, 0.9, 1e-12);
+  EXPECT_NEAR(sum.slo_tpot_met_fraction, 0.9, 1e-12);
+  s.slo = {1e-6, 0.05};  // no prefill is that fast
+  simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.slo_ttft_met_fraction, 0.0);
+  EXPECT_NEAR(sum.slo_tpot_met_fraction, 0.9, 1e-12);
+  EXPECT_EQ(sum.slo_attainment_fraction, 0.0);
+  s.slo = {1.0, 0};  // no TPOT bound: no share
+  simulate_serving(s, reqs, &sum);
+  EXPECT_TRUE(std::isnan(sum.slo_tpot_met_fraction));
+  EXPECT_NEAR(sum.slo_ttft_met_fraction, 0.9, 1e-12);
+}
+
+// Question: does a given burst (a trace's lengths, as `infer plan` measures a trace) give the
+// saturation throughput of the generated burst of the same lengths?
+TEST(Serving, SaturationOfAGivenBurstIsTheGeneratedOnes) {
+  const ServingSpec spec = spec_8b("continuous");
+  WorkloadSpec w = work(1, 1, "fixed");
+  std::vector<Request> burst(2048, Request{0.0, 1024, 256, -1, 0});
+  for (size_t i = 0; i < burst.size(); ++i) burst[i].arrival_s = 1e-9 * double(i);
+  EXPECT_NEAR(saturation_requests_per_s(spec, burst) / saturation_requests_per_s(spec, w, 2048), 1.0, 0.01);
+}
+
+// Question: does the error of a deployment with no room for a cache count the draft's weights and
+// give the figures against the usable memory (the draft case had none, and `infer plan` said the
+// target's weights against the whole memory; 2026-12-07 review)?
+TEST(Serving, NoRoomForTheCacheCountsTheDraft) {
+  ServingSpec s;
+  DeploymentSpec ds = spec("llama3.1-70b", "h100-sxm-80gb", "vllm", "fp8");
+  s.deployment = make_deployment(catalog(), infer_data(), ds);
+  s.draft = deployment("llama3.1-8b", "h100-sxm-80gb");
+  const KvMemoryBudget b = kv_memory_budget(s.deployment, &*s.draft, s.memory_available_fraction, double(s.limits.max_batch_tokens));
+  ASSERT_GT(b.usable_bytes - b.weight_bytes - b.workspace_bytes, 0);  // the target alone leaves room
+  ASSERT_LE(b.free_bytes(), 0);                                        // with the draft, none
+  const Error e = no_kv_cache_room_error(s);
+  EXPECT_EQ(e.where().key, "serving.speculative.draft_model");
+  char figures[64];
+  std::snprintf(figures, sizeof figures, "%.1f GB of the draft's", b.draft_weight_bytes / 1e9);
+  EXPECT_NE(e.message().find("and of its draft llama3.1-8b leave no room"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find(figures), std::string::npos) << e.message();
+  std::snprintf(figures, sizeof figures, "%.1f GB usable of", b.usable_bytes / 1e9);
+  EXPECT_NE(e.message().find(figures), std::string::npos) << e.message();
+  EXPECT_THROW(simulate_serving(s, generate_requests(work(1, 10))), Error);
+}
+
 // Question: do windowed layers hold only their window in the paged cache, so that a context far
 // beyond the cache's every-layer capacity runs, while a prompt prefilled in one pass still needs
 // room for all its tokens (vLLM frees a windowed layer's blocks once the window has passed them)?
