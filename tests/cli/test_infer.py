@@ -1076,6 +1076,14 @@ class InferCli(unittest.TestCase):
         # The text output carries the same scalars.
         p = run(*base, "--set", "slo.tpot_s=0.03", "--set", "plan.tp=[4]", "--set", "plan.max_devices=4")
         self.assertRegex(p.stdout, r"closest_limit\s+max_devices")
+        # The report's takeaway names the closest candidate and whether devices could help.
+        with tempfile.TemporaryDirectory() as d:
+            page = os.path.join(d, "plan.html")
+            run(*base, "--set", "slo.tpot_s=0.03", "--set", "plan.tp=[4]", "--set", "plan.max_devices=4", "--report", page)
+            with open(page) as f:
+                html = f.read()
+            self.assertIn("the closest, h100-sxm-80gb on 4 devices", html)
+            self.assertIn("more devices than plan.max_devices may", html)
 
     def test_context_window_and_scale_up_domain(self):
         s = scalars(run_json("infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb",

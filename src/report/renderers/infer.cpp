@@ -357,6 +357,19 @@ void candidates(const Result& r, ReportPage& page) {
                   std::to_string(acc.size()) + " candidates meet the SLO)";
   } else {
     ch.takeaway = "no candidate meets the SLO (" + std::to_string(acc.size()) + " tried)";
+    // The closest candidate and what stops it (infer plan's closest_* scalars; review of 2026-12-07).
+    auto text = [&](const char* key) {
+      const Value* v = r.scalar(key);
+      const auto* s = v ? std::get_if<std::string>(v) : nullptr;
+      return s ? *s : std::string();
+    };
+    if (const std::string closest = text("closest_accelerator"); !closest.empty() && r.scalar("closest_devices_count")) {
+      ch.takeaway += "; the closest, " + closest + " on " + fmt_count(r.number("closest_devices_count")) + " devices";
+      if (finite_scalar(r, "closest_slo_attainment_fraction"))
+        ch.takeaway += ", meets it for " + fmt_num(r.number("closest_slo_attainment_fraction") * 100) + "% of the requests";
+      const std::string limit = text("closest_limit");
+      ch.takeaway += limit == "max_devices" ? ": more devices than plan.max_devices may" : ": more devices cannot help (see the notes)";
+    }
   }
   page.takeaways.push_back(ch.takeaway);
   page.charts.push_back(std::move(ch));
