@@ -503,13 +503,14 @@ def plan(scenario=None, *, overrides=None, catalog=None, fix=None, top=20, threa
         for k in ("num_gpus", "global_batch", "seq_len"):
             if k in kw:
                 # The CLI's message for --num-gpus 0; the upper bounds are the scenario's own
-                # (num_gpus at most 2^30, ...), said by the library as for the CLI (a bound of
-                # 2^62 had been named here that no call could reach; review of 2026-12-07).
+                # (num_gpus at most 2^30, global_batch x seq_len at most 2^53 tokens), said by the
+                # library as for the CLI: here only what an int64 cannot hold is refused (a bound
+                # of 2^62 had been named that no call could reach; review of 2026-12-07).
                 v = kw.pop(k)
                 n = _whole(_plain(v), k)
                 if n < 1:
                     raise SextantError("key '%s': must be a positive integer (got %r)" % (k, v))
-                job[k] = _int_in(n, k, 1, 2 ** 62)
+                job[k] = _int_in(n, k, 1, 2 ** 63 - 1)
         src, is_text, name = "", True, "plan()"
         if any(k not in job for k in _JOB_KEYS[:5]):
             _refuse_unknown_job_keys(_overrides(overrides, kw))

@@ -329,6 +329,9 @@ def test_a_job_plan_says_the_bounds_the_cli_says_and_a_huge_batch_is_no_crash():
     job = dict(model="llama3-8b", system="dgx-h100", num_gpus=8, global_batch=64, seq_len=4096)
     with pytest.raises(sextant.SextantError, match=r"key 'num_gpus': must be a positive integer \(got 0\)"):
         sextant.plan(None, **dict(job, num_gpus=0))
+    # Above 2^62 the library's own bound is said, as the CLI says it.
+    with pytest.raises(sextant.SextantError, match=r"exceeds 2\^53 tokens per step"):
+        sextant.plan(None, **dict(job, global_batch=2 ** 62 + 1))
     r = sextant.plan(None, **dict(job, global_batch=2 ** 32), fix={"tp": 8, "pp": 1, "cp": 1, "zero": 1, "recompute": "none"},
                      top=2, rerank_top=0, threads=1)
     assert r["scalars"]["global_batch"] == 2 ** 32
