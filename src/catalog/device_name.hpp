@@ -24,11 +24,16 @@ std::string device_model_token(const std::set<std::string>& dev_tokens);
 // a memory size the name states is the entry's (its id, name or memory_gib; 2026-12-07 review).
 bool device_name_fits(const Accelerator& a, const std::string& device_name);
 
-// The catalog accelerator whose name or id shares the most tokens with device_name (its model
-// token among them; a form factor only one side states, or a memory size the name states that the
-// entry does not have, costs 2). Empty when none fits; note says
-// so when several fit equally well (the first in id order is taken).
+// Among the catalog accelerators device_name_fits, the one whose name or id shares the most
+// tokens with device_name. Empty when none fits: a form factor or memory size the name states
+// that no entry of its model has is a part the catalog lacks ("NVIDIA A100-SXM-64GB"; before
+// 2026-12-07 (review) a mismatch cost 2 of the score and it was taken for a100-sxm-40gb). note
+// says so when several fit equally well (the first in id order is taken).
 std::string match_device(const Catalog& cat, const std::string& device_name, std::string& note);
+
+// The catalog accelerators of device_name's model token (among their name and id tokens), fitting
+// or not, in id order: for an error saying that none of them is this part. Empty without a model token.
+std::vector<std::string> entries_of_model(const Catalog& cat, const std::string& device_name);
 
 // The catalog's accelerator ids for an error about device_name (a device's name, an id, or both):
 // those whose name, id or vendor share the most of its tokens (vendor, model, memory size; a

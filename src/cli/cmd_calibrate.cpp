@@ -291,10 +291,22 @@ void run_trace(CalibrateArgs& a) {
   if (dev.empty())
     if (const Value* v = analysis.scalar("workload_device"); v && std::holds_alternative<std::string>(*v) && std::get<std::string>(*v) != "(unknown)")
       dev = std::get<std::string>(*v);
+  // The entries of the trace's model that are not this part, said when nothing matches: a form
+  // factor or memory size the name states that none of them has ("NVIDIA A100-SXM-64GB" had been
+  // calibrated as a100-sxm-40gb without a word; 2026-12-07 review).
+  const std::vector<std::string> of_model = named.empty() ? std::vector<std::string>{} : entries_of_model(*cat, named);
+  std::string of_model_list;
+  for (const auto& id : of_model) of_model_list += (of_model_list.empty() ? "" : ", ") + id;
+  const std::string model_word = named.empty() ? std::string() : device_model_token(name_tokens(named));
+  const std::string none_of_model =
+      of_model.empty() ? std::string()
+                       : "; the catalog's " + model_word + " entries (" + of_model_list +
+                             ") are of another form factor or memory size than the name states";
   if (dev.empty())
     throw Error(SourceLocation{"", 0, 0, "--device"},
                 named.empty() ? std::string("the trace names no GPU (no deviceProperties): give the catalog accelerator it ran on")
-                              : "the trace's GPU, '" + named + "' (deviceProperties), matches no catalog accelerator: give the one it ran on",
+                              : "the trace's GPU, '" + named + "' (deviceProperties), matches no catalog accelerator" + none_of_model +
+                                    ": give --device the one it ran on, or add an entry for this GPU (in a folder given with --catalog DIR)",
                 valid_choices_hint(named, choices(dev)));
   if (!cat->has_accelerator(dev))
     throw Error(SourceLocation{"", 0, 0, "--device"}, "unknown accelerator '" + dev + "'" + on, valid_choices_hint(dev, choices(dev)));
@@ -306,13 +318,21 @@ void run_trace(CalibrateArgs& a) {
   // GPU's peaks, fitted to another's kernels. Before 2026-12-06 (review) an H200 trace with
   // --device mi300x was written as an MI300X entry under a note. A name without a model token
   // ("Graphics Device") says nothing either way, and the note below stands.
-  if (!a.device.empty() && !named.empty() && !device_model_token(name_tokens(named)).empty() && !device_name_fits(base, named))
+  // The hint offers the catalog's match for the trace's GPU, one that fits it (never the refused
+  // --device), and says so when none does: it had offered --device a100-sxm-40gb, the refused id,
+  // as the match for "NVIDIA A100-SXM-64GB" (2026-12-07 review).
+  if (!a.device.empty() && !named.empty() && !model_word.empty() && !device_name_fits(base, named)) {
+    std::string match_note;
+    const std::string fit = match_device(*cat, named, match_note);
     throw Error(SourceLocation{"", 0, 0, "--device"},
                 "the trace ran on '" + named + "' (deviceProperties), and --device " + dev + " is another GPU (" + base.name +
                     "): its entry would carry fractions of that GPU's peaks fitted to this one's kernels",
-                traced.empty() ? "give --device the catalog accelerator of '" + named + "' (" + valid_choices_hint(named, choices(dev)) +
-                                     "), or leave --device out"
-                               : "give --device " + traced + ", the catalog's match for '" + named + "', or leave --device out");
+                !fit.empty() && fit != dev
+                    ? "give --device " + fit + ", the catalog's match for '" + named + "', or leave --device out"
+                    : "no catalog accelerator fits '" + named + "'" + none_of_model +
+                          ": add an entry for this GPU (in a folder given with --catalog DIR) and give its id to --device" +
+                          (of_model.empty() ? " (" + valid_choices_hint(named, choices(dev)) + ")" : std::string()));
+  }
   a.trace_opt.id = a.opt.id == "host-calibrated" ? dev + "-trace-calibrated" : a.opt.id;
   check_kind_folder(a.out, "--out", "accelerators");
   check_new_file(a.out, "--out", a.trace_opt.id, a.force);

@@ -674,6 +674,33 @@ TEST(DeviceName, AMemorySizeTheNameStatesIsThePartsToo) {
   EXPECT_EQ(match_device(cat, "Tesla V100-SXM2-16GB", note), "v100-sxm2-16gb");
 }
 
+// Question (review of 2026-12-07): does match_device return only an entry device_name_fits? A
+// size mismatch cost 2 of the score and no more: "NVIDIA A100-SXM-64GB" tied a100-sxm-40gb with
+// -80gb and was calibrated and analyzed as the 40 GB part, "NVIDIA H100 SXM5 64GB" as
+// h100-sxm-80gb, without a word. The names GPUs report still find their own entries.
+TEST(DeviceName, MatchDeviceReturnsOnlyAnEntryThatFits) {
+  const Catalog& cat = bundled_catalog();
+  struct Case { const char* device; const char* entry; };
+  const Case cases[] = {{"NVIDIA H100 80GB HBM3", "h100-sxm-80gb"}, {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
+                        {"NVIDIA H100 NVL", "h100-nvl-94gb"},       {"NVIDIA A100-SXM4-40GB", "a100-sxm-40gb"},
+                        {"NVIDIA A100-SXM4-80GB", "a100-sxm-80gb"}, {"NVIDIA A100 80GB PCIe", "a100-pcie-80gb"},
+                        {"NVIDIA H200", "h200-sxm-141gb"},          {"NVIDIA H800", "h800-sxm-80gb"},
+                        {"NVIDIA H20", "h20"},                      {"NVIDIA B200", "b200"},
+                        {"NVIDIA L40S", "l40s"},                    {"AMD Instinct MI300X", "mi300x"},
+                        {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"}, {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
+                        {"NVIDIA A100-SXM-64GB", ""},               {"NVIDIA H100 SXM5 64GB", ""},
+                        {"NVIDIA A100-PCIE-40GB", ""}};
+  for (const auto& k : cases) {
+    std::string note;
+    const std::string got = match_device(cat, k.device, note);
+    EXPECT_EQ(got, k.entry) << k.device << " " << note;
+    if (!got.empty()) EXPECT_TRUE(device_name_fits(cat.accelerator(got), k.device)) << k.device;
+  }
+  // Every entry of the model is named for the error that says none is this part.
+  EXPECT_EQ(entries_of_model(cat, "NVIDIA A100-SXM-64GB"), (std::vector<std::string>{"a100-pcie-80gb", "a100-sxm-40gb", "a100-sxm-80gb"}));
+  EXPECT_TRUE(entries_of_model(cat, "Some 96GB accelerator").empty());
+}
+
 // Question (review of 2026-12-07): do the choices a device error lists put the ids like the
 // device first? valid_choices_hint lists 40 of the catalog's 62, and in id order an AMD device's
 // error never showed mi250x or mi300x.

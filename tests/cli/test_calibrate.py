@@ -306,6 +306,33 @@ class CalibrateCli(unittest.TestCase):
             err = self.refused("--trace", hta, "--device", "a100-sxm-40gb", "--out", out)
             self.assertIn("give --device a100-sxm-80gb", err)
 
+    def test_a_memory_size_no_entry_has_matches_nothing(self):
+        # "NVIDIA A100-SXM-64GB" was calibrated as a100-sxm-40gb (40 GiB, 1555 GB/s written) and
+        # analyzed as it, without a word, and with --device a100-sxm-40gb the refusal offered
+        # a100-sxm-40gb as the catalog's match (2026-12-07 review).
+        out = os.path.join(self.dir, "x.yaml")
+        for device, model in (("NVIDIA A100-SXM-64GB", "a100"), ("NVIDIA H100 SXM5 64GB", "h100")):
+            with self.subTest(device=device):
+                trace = os.path.join(self.dir, model + ".json")
+                write_trace(trace, device=device)
+                err = self.refused("--trace", trace, "--out", out)
+                self.assertIn(f"key '--device': the trace's GPU, '{device}' (deviceProperties), matches no catalog accelerator; "
+                              f"the catalog's {model} entries (", err)
+                self.assertIn("are of another form factor or memory size than the name states: give --device the one it ran on, "
+                              "or add an entry for this GPU", err)
+                self.assertIn(f"valid: {model}-", err)
+                self.assertFalse(os.path.exists(out))
+                _, r = as_json("analyze", trace)
+                self.assertEqual(r["scalars"]["workload_device"], "(unknown)")
+                diags = dict(zip(*(table(r, "diagnostics")["columns"][c] for c in ("name", "example"))))
+                self.assertEqual(diags.get("workload: device not in the catalog (use --device)"), device, diags)
+        trace = os.path.join(self.dir, "a100.json")
+        err = self.refused("--trace", trace, "--device", "a100-sxm-40gb", "--out", out)
+        self.assertIn("and --device a100-sxm-40gb is another GPU (NVIDIA A100 SXM4 40GB)", err)
+        self.assertIn("no catalog accelerator fits 'NVIDIA A100-SXM-64GB'", err)
+        self.assertNotIn("give --device a100-sxm-40gb", err)
+        self.assertFalse(os.path.exists(out))
+
     def test_device_errors_list_the_ids_like_the_device_first(self):
         # The choices are cut at 40 of the catalog's 62: in id order an AMD GPU's error never showed
         # mi250x or mi300x (2026-12-07 review).
