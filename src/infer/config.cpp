@@ -1772,8 +1772,10 @@ constexpr size_t kNoLoadSampleRequests = 1000;
 // gives them. Its SLO attainment is the most more replicas can reach: where it is under the plan's
 // slo_attainment_fraction, no max_devices meets the SLO (2026-12-07 review: "no candidate meets the
 // SLO within max_devices" had been said of a TTFT bound that prefill alone exceeds).
+size_t no_load_sample_size(const std::vector<Request>& reqs) { return std::min(reqs.size(), kNoLoadSampleRequests); }
+
 ServingSummary no_load_summary(ServingSpec sv, const std::vector<Request>& reqs) {
-  std::vector<Request> alone(reqs.begin(), reqs.begin() + static_cast<std::ptrdiff_t>(std::min(reqs.size(), kNoLoadSampleRequests)));
+  std::vector<Request> alone(reqs.begin(), reqs.begin() + static_cast<std::ptrdiff_t>(no_load_sample_size(reqs)));
   sv.replicas = 1;
   sv.request_table = true;
   sv.timeline_points = 1;
@@ -1819,6 +1821,17 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
   // trace at 5.45 requests/s was planned on 2 replicas of 4.63 requests/s together (2026-12-07
   // review); NaN (fewer than two arrivals, or one instant) starts at one replica.
   const double offered_per_s = w.arrival == "trace" ? trace_rate_per_s(reqs) : w.rate_per_s;
+  // The mean request (prompt + output tokens) the does-not-fit screen holds against a candidate's
+  // KV cache: a trace's own lengths; the workload's prompt and output keys, which a trace does not
+  // use, had been compared (their defaults, 1,280 tokens), so a candidate holding 14,272 tokens
+  // passed the screen for a trace of 20,064-token requests and its saturation run's error ended the
+  // whole plan (2026-12-07 review).
+  double mean_request_tokens = w.prompt.mean + w.output.mean;
+  if (w.arrival == "trace" && !reqs.empty()) {
+    double total = 0;
+    for (const auto& q : reqs) total += static_cast<double>(q.prompt_tokens) + static_cast<double>(q.output_tokens);
+    mean_request_tokens = total / static_cast<double>(reqs.size());
+  }
   Result r;
   r.command = "infer plan";
   // No slo: section: no SLO to meet, so the cheapest candidate that carries the rate wins, and
@@ -1826,8 +1839,11 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
   // A candidate then meets it where the share of the requests it serves (refused ones miss any
   // SLO) reaches plan.slo_attainment_fraction.
   const bool has_slo = s.serving.slo.ttft_s > 0 || s.serving.slo.tpot_s > 0;
-  auto meets = [&](const ServingSummary& sum) {
-    return has_slo ? sum.slo_attainment_fraction : reqs.empty() ? 0.0 : static_cast<double>(sum.completed) / static_cast<double>(reqs.size());
+  // `requests`: those the run simulated (a no-load run's sample, kNoLoadSampleRequests at most: its
+  // completions over all of plan.requests had read 0.3504 for 876 of 1,000 served; 2026-12-07
+  // review). The SLO's attainment is the run's own, over its own requests.
+  auto meets = [&](const ServingSummary& sum, size_t requests) {
+    return has_slo ? sum.slo_attainment_fraction : requests == 0 ? 0.0 : static_cast<double>(sum.completed) / static_cast<double>(requests);
   };
   // Which bound an unmet SLO fails: each bound's share of the requests (refused ones miss) against
   // the required share, i.e. whether its quantile at that share is above the bound; both may hold
@@ -1839,7 +1855,7 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
     return ttft && tpot ? "ttft and tpot" : ttft ? "ttft" : tpot ? "tpot" : "ttft and tpot together";
   };
   auto unmet_bounds_text = [&](const ServingSummary& x) -> std::string {
-    if (!has_slo) return sig4(meets(x)) + " of the requests served, the others refused at arrival";
+    if (!has_slo) return sig4(meets(x, reqs.size())) + " of the requests served, the others refused at arrival";
     std::string out;
     auto one = [&](const char* name, double bound_s, double share) {
       if (!(bound_s > 0)) return;
@@ -1953,9 +1969,9 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
                                       .free_bytes() <= 0) {
               const Error e = no_kv_cache_room_error(c.serving);
               status = "does not fit: " + e.message() + " (" + e.hint() + ")";
-            } else if (holds < w.prompt.mean + w.output.mean)
+            } else if (holds < mean_request_tokens)
               status = "does not fit: the KV cache holds " + std::to_string(holds) + " tokens" + (slots > 1 ? " per pipeline batch" : "") +
-                       ", under the mean request's " + format_double(std::round(w.prompt.mean + w.output.mean)) + " (prompt + output)";
+                       ", under the mean request's " + format_double(std::round(mean_request_tokens)) + " (prompt + output)";
           } catch (const Error& e) {
             // With its hint, as serve and estimate say it ("(valid: 1, 2, 4, 8)" had been dropped;
             // 2026-12-07 review).
@@ -1978,7 +1994,18 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           // and a long run met the SLO for 13% of the requests (2026-12-04 review). The replica
           // count starts at rate / saturation, so no candidate runs above its saturation.
           c.serving.replicas = 1;
-          const double cap = saturation_of(c, &reqs);
+          // The saturation run's error (e.g. every request of a trace beyond one instance's cache)
+          // is this candidate's status, as the replica runs' below: it had been thrown out of the
+          // plan, ending every candidate (2026-12-07 review).
+          double cap = 0;
+          try {
+            cap = saturation_of(c, &reqs);
+          } catch (const Error& e) {
+            status = e.message() + (e.hint().empty() ? std::string() : " (" + e.hint() + ")");
+            t.add_row({acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
+                       std::nan(""), std::nan(""), status});
+            continue;
+          }
           // In 64 bits, capped: a rate of 2^31 requests/s overflowed the int and simulated ~4e8
           // replicas (before 2026-12-03); beyond max_devices nothing is simulated.
           const int per_replica = c.serving.deployment.par.devices();
@@ -1997,7 +2024,7 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
               break;
             }
             tried = rep;
-            if (meets(sum) >= P.slo_attainment_fraction) { ok = true; break; }
+            if (meets(sum, reqs.size()) >= P.slo_attainment_fraction) { ok = true; break; }
             ++rep;
           }
           if (tried > 0) simulated_any = true;
@@ -2027,7 +2054,7 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           if (!ok && status.empty()) {
             try {
               const ServingSummary alone = no_load_summary(c.serving, reqs);
-              no_load = meets(alone);
+              no_load = meets(alone, no_load_sample_size(reqs));
             } catch (const Error&) {
             }
             why = unmet_bounds_text(sum);
@@ -2051,7 +2078,7 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           if (!ok && measured && !limit.empty()) {
             const int unpriced = priced ? 0 : 1;
             const double key = priced ? usd_h : rep * per_replica;
-            const double att = meets(sum);
+            const double att = meets(sum, reqs.size());
             if (att > closest.attainment + 1e-12 ||
                 (std::fabs(att - closest.attainment) <= 1e-12 && (unpriced < closest.unpriced || (unpriced == closest.unpriced && key < closest.key))))
               closest = {att, no_load, unpriced, key, row, limit, why};
@@ -2063,7 +2090,7 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
             // and cost per token, and the other order of `tp` chose the other; review of 2026-12-05).
             const int unpriced = priced ? 0 : 1;
             const double key = priced ? usd_h : rep * per_replica;
-            const double att = meets(sum), per_mtok = priced ? sum.usd_per_million_output_tokens : 0.0;
+            const double att = meets(sum, reqs.size()), per_mtok = priced ? sum.usd_per_million_output_tokens : 0.0;
             const bool tie = unpriced == best.unpriced && std::fabs(key - best.key) <= 1e-9 * std::max(1.0, std::fabs(key));
             if (unpriced < best.unpriced || (unpriced == best.unpriced && !tie && key < best.key) ||
                 (tie && (att > best.attainment + 1e-12 || (std::fabs(att - best.attainment) <= 1e-12 && per_mtok < best.usd_per_mtok - 1e-12))))

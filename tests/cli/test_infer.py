@@ -1017,6 +1017,57 @@ class InferCli(unittest.TestCase):
             self.assertEqual(s["best_replicas"], math.ceil(3.0 / cap))  # 4 (1 without the floor, 2 at the default lengths)
             self.assertGreater(s["best_replicas"] * cap, s["rate_per_s"])
 
+    def test_plan_of_a_trace_screens_candidates_by_the_traces_own_lengths(self):
+        """A trace's candidate whose KV cache holds less than the trace's mean request is "does not
+        fit" and the next tp is planned. Before 2026-12-07 the screen compared the workload's
+        default lengths (1,280 tokens), which a trace does not use, the saturation run of the trace's
+        20,064-token requests threw, and the whole plan exited 2 ("every request needs more KV
+        tokens than one instance holds"; review). An error of a candidate's saturation run (every
+        request beyond the context window, which the screen does not check) is its status."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "t.csv"), "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n" + "".join("%g,20000,64\n" % (2.0 * i) for i in range(100)))
+            with open(os.path.join(d, "t.yaml"), "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm, memory_utilization_fraction: 0.215}\n"
+                        "serving: {policy: continuous}\nworkload: {arrival: trace, trace_file: t.csv}\nslo: {ttft_s: 30}\n"
+                        "plan: {accelerators: [h100-sxm-80gb], tp: [1, 2], max_batch_seqs: [64], max_devices: 8, slo_attainment_fraction: 0.9}\n")
+            j = run_json("infer", "plan", os.path.join(d, "t.yaml"))
+            c = j["tables"]["candidates"]["columns"]
+            st = dict(zip(c["tp"], c["status"]))
+            self.assertRegex(st[1], r"^does not fit: the KV cache holds \d+ tokens, under the mean request's 20064 \(prompt \+ output\)$")
+            self.assertEqual(st[2], "ok")
+            s = scalars(j)
+            self.assertTrue(s["found"])
+            self.assertEqual(s["best_tp"], 2)
+            # Requests beyond llama3.1-8b's 131,072-token window: each candidate's saturation run
+            # refuses them all, said in its status; the plan exits 0 with nothing found.
+            with open(os.path.join(d, "t.csv"), "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n" + "".join("%g,140000,64\n" % (2.0 * i) for i in range(20)))
+            p = run("infer", "plan", os.path.join(d, "t.yaml"), "--set", "deployment.memory_utilization_fraction=0.9", "--json", "-")
+            j = json.loads(p.stdout)
+            self.assertFalse(scalars(j)["found"])
+            for status in j["tables"]["candidates"]["columns"]["status"]:
+                self.assertTrue(status.startswith("every request is longer than llama3.1-8b's context window of 131072 tokens"), status)
+
+    def test_plan_without_an_slo_gives_the_no_load_share_of_its_sample(self):
+        """Without an SLO the no-load share served is over the no-load run's own sample (the first
+        1,000 requests). Before 2026-12-07 its completions were divided by all the plan's requests:
+        876 served of the 1,000-request sample over 2,500 read 0.3504 (review). A trace of 2,500
+        requests, one in ten beyond the context window: 900 of the first 1,000 are served alone."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "t.csv"), "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n" +
+                        "".join("%g,%d,16\n" % (0.1 * i, 140000 if i % 10 == 9 else 200) for i in range(2500)))
+            with open(os.path.join(d, "t.yaml"), "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                        "serving: {policy: continuous}\nworkload: {arrival: trace, trace_file: t.csv}\n"
+                        "plan: {accelerators: [h100-sxm-80gb], tp: [1], max_batch_seqs: [64], max_devices: 2, slo_attainment_fraction: 0.95}\n")
+            j = run_json("infer", "plan", os.path.join(d, "t.yaml"))
+            status = j["tables"]["candidates"]["columns"]["status"][0]
+            self.assertIn("0.9 of the requests served, the others refused at arrival; at no load (each request alone) 0.9 of the "
+                          "requests meet it, under the 0.95 required", status)
+            self.assertEqual(scalars(j)["closest_limit"], "refused requests")
+
     def test_plan_says_why_a_candidate_does_not_fit_as_serve_does(self):
         """A candidate's status counts the draft's weights and says serve's words and figures against
         the usable memory, and a refused candidate's status keeps the error's hint. Before
