@@ -694,7 +694,9 @@ TEST(DeviceName, MatchDeviceReturnsOnlyAnEntryThatFits) {
     std::string note;
     const std::string got = match_device(cat, k.device, note);
     EXPECT_EQ(got, k.entry) << k.device << " " << note;
-    if (!got.empty()) EXPECT_TRUE(device_name_fits(cat.accelerator(got), k.device)) << k.device;
+    if (!got.empty()) {
+      EXPECT_TRUE(device_name_fits(cat.accelerator(got), k.device)) << k.device;
+    }
   }
   // Every entry of the model is named for the error that says none is this part.
   EXPECT_EQ(entries_of_model(cat, "NVIDIA A100-SXM-64GB"), (std::vector<std::string>{"a100-pcie-80gb", "a100-sxm-40gb", "a100-sxm-80gb"}));

@@ -2250,6 +2250,8 @@ TEST(SimAgreement, MoeStepWaitIsBookedToTheGroupsStillRunning) {
     EXPECT_GT(edp, 0.0) << contention;
     EXPECT_GT(dp, 2.0 * edp) << contention;
     // Measured 2026-12-07: 0.000104 s without contention, estimate 0.000121 s (1.025 ms before).
-    if (!contention) EXPECT_NEAR(edp / group_time_s("edp", e.exposed_by_group_s), 1.0, 0.25);
+    if (!contention) {
+      EXPECT_NEAR(edp / group_time_s("edp", e.exposed_by_group_s), 1.0, 0.25);
+    }
   }
 }
