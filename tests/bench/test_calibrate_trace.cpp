@@ -689,7 +689,7 @@ TEST(DeviceName, MatchDeviceReturnsOnlyAnEntryThatFits) {
                         {"NVIDIA L40S", "l40s"},                    {"AMD Instinct MI300X", "mi300x"},
                         {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"}, {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
                         {"NVIDIA A100-SXM-64GB", ""},               {"NVIDIA H100 SXM5 64GB", ""},
-                        {"NVIDIA A100-PCIE-40GB", ""}};
+                        {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb"}};
   for (const auto& k : cases) {
     std::string note;
     const std::string got = match_device(cat, k.device, note);
@@ -699,7 +699,8 @@ TEST(DeviceName, MatchDeviceReturnsOnlyAnEntryThatFits) {
     }
   }
   // Every entry of the model is named for the error that says none is this part.
-  EXPECT_EQ(entries_of_model(cat, "NVIDIA A100-SXM-64GB"), (std::vector<std::string>{"a100-pcie-80gb", "a100-sxm-40gb", "a100-sxm-80gb"}));
+  EXPECT_EQ(entries_of_model(cat, "NVIDIA A100-SXM-64GB"),
+            (std::vector<std::string>{"a100-pcie-40gb", "a100-pcie-80gb", "a100-sxm-40gb", "a100-sxm-80gb"}));
   EXPECT_TRUE(entries_of_model(cat, "Some 96GB accelerator").empty());
 }
 

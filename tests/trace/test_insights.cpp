@@ -254,6 +254,28 @@ TEST(Workload, RooflineOfAnMmByHand) {
   EXPECT_THROW(analyze_loaded(set, req), Error);
 }
 
+// Question (review of 2026-12-07): is --device on a trace whose GPU no catalog entry names said
+// when the entry does not fit the trace's GPU? A trace GPU with an entry got a warning for a
+// different --device; one without (a size no entry has) passed silently, whatever --device was.
+TEST(Workload, DeviceThatDoesNotFitAnUncataloguedTraceGpuIsSaid) {
+  auto warned = [](const std::string& gpu, const std::string& device) {
+    auto set = one({ev("kernel", "ampere_sgemm_128x64_nn", 7, 20, 200, 7, 1)}, gpu);
+    AnalyzeRequest req;
+    req.only = {"workload"};
+    req.options.device = device;
+    const Result r = analyze_loaded(set, req);
+    EXPECT_EQ(std::get<std::string>(*r.scalar("workload_device")), device);
+    const Table* d = r.table("diagnostics");
+    bool said = false;
+    for (size_t i = 0; d && i < d->rows(); ++i) said |= d->column("name").str[i] == "workload: --device is not the trace's GPU";
+    return said;
+  };
+  EXPECT_TRUE(warned("NVIDIA A100-SXM-64GB", "h100-sxm-80gb"));   // no entry, another model
+  EXPECT_TRUE(warned("NVIDIA A100-SXM-64GB", "a100-sxm-80gb"));   // no entry, another size
+  EXPECT_TRUE(warned("NVIDIA A100-SXM4-80GB", "h100-sxm-80gb"));  // an entry, another one (as before)
+  EXPECT_FALSE(warned("NVIDIA A100-SXM4-80GB", "a100-sxm-80gb")); // its own entry
+}
+
 // An fp32 GEMM whose kernel runs on TF32 tensor cores (torch's allow_tf32; CUTLASS's s1688 MMA):
 // its roof is the TF32 peak, not the CUDA cores' fp32 one, which it would exceed several times;
 // the same shapes on an fp32 SIMT kernel keep the fp32 roof, in a row of their own. A row still

@@ -398,19 +398,27 @@ void run_workload(const AnalysisContext& ctx, Result& r) {
     if (!id.empty() && !ctx.opt.device.empty() && !dev_name.empty()) {
       // --device given: the GPU the trace names is matched too, and a different one is said (an
       // H200 trace read as an H100 PCIe put most GEMMs above the peak; 2026-12-04 review).
+      std::string traced;
       try {
         const std::string dir2 = !ctx.opt.catalog_dir.empty() ? ctx.opt.catalog_dir : (std::filesystem::path(data_dir()) / "catalog").string();
         const auto named = Catalog::load_accelerators_mentioning(dir2, device_model_token(name_tokens(dev_name)));
         std::string note;
-        const std::string traced = match_device(*named, dev_name, note);
-        if (!traced.empty()) {
-          r.set("workload_trace_device", traced);
-          if (traced != id)
-            ctx.diagnostics.add("workload: --device is not the trace's GPU", "warning",
-                                "--device " + id + ", the trace's deviceProperties name " + dev_name + " (" + traced + ")");
-        }
+        traced = match_device(*named, dev_name, note);
       } catch (const Error&) {
-        // No match to compare with: --device stands.
+        // No catalog file names the trace's GPU: nothing to compare with but --device itself.
+      }
+      if (!traced.empty()) {
+        r.set("workload_trace_device", traced);
+        if (traced != id)
+          ctx.diagnostics.add("workload: --device is not the trace's GPU", "warning",
+                              "--device " + id + ", the trace's deviceProperties name " + dev_name + " (" + traced + ")");
+      } else if (!device_name_fits(cat->accelerator(id), dev_name)) {
+        // The trace's GPU is in no catalog entry, and --device's entry does not fit its name (its
+        // size or form factor differs): said, as for a GPU that has an entry (2026-12-07 review:
+        // --device h100-sxm-80gb on an "NVIDIA A100-SXM-64GB" trace passed without a word).
+        ctx.diagnostics.add("workload: --device is not the trace's GPU", "warning",
+                            "--device " + id + ", the trace's deviceProperties name " + dev_name +
+                                " (no catalog entry; this one's name, size or form factor differs)");
       }
     }
     if (!id.empty()) acc = &cat->accelerator(id);
