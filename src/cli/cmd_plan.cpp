@@ -42,7 +42,7 @@ std::string plan_scenario_yaml(const PlanArgs& a, const Scenario& searched, cons
                       " (its comments are not carried over)."
                 : "Job: --model " + a.job.model + " --system " + a.job.system + " --num-gpus " + std::to_string(a.job.num_gpus) +
                       " --global-batch " + std::to_string(a.job.global_batch) + " --seq-len " + std::to_string(a.job.seq_len) +
-                      " --precision " + a.job.precision + "."};
+                      " --precision " + job_spec(a.job).precision + "."};
   const std::string yaml = plan::plan_scenario_text(text, name, parse_sets(a.job.sets), searched, opt, out, index, cat, est, header);
   const bool to_stdout = a.write_scenario == "-" || a.write_scenario == "/dev/stdout";
   r.notes.push_back("plan " + std::to_string(a.write_rank) + " (" + plan_words + ") written to " +

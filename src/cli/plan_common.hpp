@@ -20,7 +20,12 @@ namespace sextant::cli {
 inline constexpr int kUnsetCount = static_cast<int>(plan::kUnsetJobCount);
 
 struct JobArgs {
-  std::string scenario, catalog_dir, model, system, precision = "bf16";
+  std::string scenario, catalog_dir, model, system;
+  // --precision as given: unset unless the option is given, so that a scenario file refuses it as
+  // it refuses --num-gpus; the no-scenario form applies plan::JobSpec's default (bf16). Before
+  // 2026-12-07 (review) it defaulted to "bf16" here and `sweep SCENARIO --precision fp8` was
+  // ignored without a word (the scenario's own precision ran, exit 0).
+  std::optional<std::string> precision;
   int num_gpus = kUnsetCount, seq_len = kUnsetCount;
   int64_t global_batch = kUnsetCount;
   std::vector<std::string> sets;
@@ -33,7 +38,8 @@ struct SearchArgs : plan::SearchArgs {
 
 void add_job_options(CLI::App& cmd, JobArgs& a, bool ranks_own_plan = true);
 void add_search_options(CLI::App& cmd, SearchArgs& a);
-// The scenario of the job (its own plan kept when read from a file); `has_own_plan` tells.
+// The scenario of the job (its own plan kept when read from a file); `has_own_plan` tells. With a
+// scenario file a job option (--model ... --precision) is an Error naming the option given.
 Scenario load_job(const JobArgs& a, const Catalog& cat, bool* has_own_plan);
 // The job without a scenario file, as plan::job_scenario takes it.
 plan::JobSpec job_spec(const JobArgs& a);
