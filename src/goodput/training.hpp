@@ -18,8 +18,10 @@ struct TrainingInfo {
   int64_t num_gpus = 0, gpus_per_node = 8, dp = 1, nodes_per_replica = 1;
   double tokens_per_step = 0;
   double params = 0;
-  // Checkpoint content per parameter: training-precision weights (2 B for bf16/fp16 weights) +
-  // fp32 master weights (4 B) + optimizer moments (Adam 8 B, SGD momentum 4 B).
+  // Checkpoint content per parameter, as estimate's memory holds it (TrainingConfig::
+  // weight_bytes_per_param + optimizer_state_bytes_per_param): the weights (2 B in mixed
+  // precision, FP8/FP4 training included; 4 B in fp32/tf32) + the fp32 master copy (4 B, none
+  // beside fp32 weights) + the moments in optimizer_moments (Adam 8 B fp32 / 4 B bf16, SGD half).
   double checkpoint_bytes_per_param = 14;
   double per_gpu_state_bytes = 0;  // largest per-GPU shard of weights + master + optimizer
   double writer_nodes = 1;         // nodes that write shards (all when ZeRO shards over DP)

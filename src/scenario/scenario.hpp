@@ -140,6 +140,17 @@ struct TrainingConfig {
   // Bytes a parameter of the optimizer's moments: Adam's two, SGD's momentum buffer. stage_memory
   // (estimate and simulate) and the optimizer step's traffic (ir::lower) read it.
   double optimizer_moment_bytes() const { return (optimizer == "adam" ? 2.0 : 1.0) * dtype_bytes(optimizer_moments); }
+  // Bytes a parameter of the weights as held (2026-12-07 review: one rule for stage_memory, the
+  // plan search's memory model and goodput's checkpoint, which had hard-coded 2 + 4 + 8):
+  // fp32/tf32 training holds fp32 weights that are their own master copy; mixed precision 16-bit
+  // weights (FP8 parameters too: the FP8 weight and its transpose, 2 bytes). Transformer Engine's
+  // cast copies of 16-bit parameters are apart (weight_cast_bytes_per_element, estimate.hpp).
+  double weight_bytes_per_param() const { return full_precision(precision) ? 4.0 : 2.0; }
+  // Bytes a parameter of the optimizer state: the fp32 master copy beside 16-bit weights (none
+  // beside fp32 weights) and the moments in optimizer_moments.
+  double optimizer_state_bytes_per_param() const {
+    return optimizer_moment_bytes() + (full_precision(precision) ? 0.0 : 4.0);
+  }
   bool flash_attention = true;     // attention without materialised scores (FlashAttention)
   // Attention-probability and hidden dropout: 1-byte masks saved per element and their kernels.
   // Default (dropout_default): the model's statement, else the framework's, else yes for a GELU

@@ -1161,6 +1161,21 @@ class GoodputCli(unittest.TestCase):
         self.assertIn("key 'job.num_gpus'", p.stderr)
         self.assertIn("beyond any machine", p.stderr)
 
+    def test_checkpoint_size_follows_the_training_precision_and_moments(self):
+        # Review of 2026-12-07: the checkpoint was 14 B a parameter whatever the scenario's
+        # precision and optimizer_moments. It holds what estimate holds: bf16 moments 2 + 4 + 4 B,
+        # fp32 training (weights their own master) 4 + 8 B, FP8 training 2 + 4 + 8 B.
+        def size(*sets):
+            args = [a for s in sets for a in ("--set", s)]
+            out = json.loads(run(EXAMPLE, "--replicas", "20", "--no-search", *args, "--json", "-").stdout)
+            return out["scalars"]["checkpoint_bytes"]
+        base = size()
+        params = base / 14.0
+        self.assertAlmostEqual(params / 405.85e9, 1.0, places=3)
+        self.assertAlmostEqual(size("training.training.optimizer_moments=bf16") / params, 10.0, places=9)
+        self.assertAlmostEqual(size("training.training.precision=fp32") / params, 12.0, places=9)
+        self.assertAlmostEqual(size("training.training.precision=fp8") / params, 14.0, places=9)
+
     def test_review_of_2026_12_06_fixes(self):
         # A --set of one spelling of the checkpoint interval replaces the one the file gives (a
         # --set overrides the file): the example's interval_minutes had made `--set

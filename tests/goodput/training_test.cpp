@@ -29,6 +29,37 @@ TEST(Training, CheckpointSizeAndShardingFromTheScenario) {
   EXPECT_DOUBLE_EQ(t.tokens_per_step, 1024.0 * 8192.0);
 }
 
+// Does the checkpoint hold the weights and optimizer state in the scenario's precisions, as
+// estimate's memory holds them? (2026-12-07 review: 14 B a parameter whatever the training
+// precision and optimizer_moments; bf16 moments hold 10 B, fp32 training 12 B.)
+TEST(Training, CheckpointBytesFollowThePrecisionAndTheMoments) {
+  auto s = training_from_file(kScenario, {}).scenario;
+  const auto at = [&](sextant::DType precision, sextant::DType moments, const std::string& optimizer) {
+    auto v = s;
+    v.train.precision = precision;
+    v.train.optimizer_moments = moments;
+    v.train.optimizer = optimizer;
+    return training_from_scenario(v, "x.yaml");
+  };
+  using sextant::DType;
+  EXPECT_DOUBLE_EQ(at(DType::BF16, DType::FP32, "adam").checkpoint_bytes_per_param, 2.0 + 4.0 + 8.0);
+  EXPECT_DOUBLE_EQ(at(DType::BF16, DType::BF16, "adam").checkpoint_bytes_per_param, 2.0 + 4.0 + 4.0);
+  EXPECT_DOUBLE_EQ(at(DType::BF16, DType::FP32, "sgd").checkpoint_bytes_per_param, 2.0 + 4.0 + 4.0);
+  EXPECT_DOUBLE_EQ(at(DType::BF16, DType::BF16, "sgd").checkpoint_bytes_per_param, 2.0 + 4.0 + 2.0);
+  // fp32 / tf32 weights are their own master copy.
+  EXPECT_DOUBLE_EQ(at(DType::FP32, DType::FP32, "adam").checkpoint_bytes_per_param, 4.0 + 8.0);
+  EXPECT_DOUBLE_EQ(at(DType::TF32, DType::FP32, "sgd").checkpoint_bytes_per_param, 4.0 + 4.0);
+  // FP8 training: 2 B of weights (FP8 parameters and their transpose, or 16-bit ones), fp32 master.
+  EXPECT_DOUBLE_EQ(at(DType::FP8, DType::FP32, "adam").checkpoint_bytes_per_param, 2.0 + 4.0 + 8.0);
+  // The per-GPU shard (ZeRO-1, tp x pp = dp = 32) splits the same bytes: weights whole, state over DP.
+  const auto f32 = at(DType::FP32, DType::BF16, "adam");
+  EXPECT_DOUBLE_EQ(f32.checkpoint_bytes_per_param, 4.0 + 4.0);
+  EXPECT_NEAR(f32.per_gpu_state_bytes, f32.params / 32.0 * (4.0 + 4.0 / 32.0), 1e-9 * f32.per_gpu_state_bytes);
+  // And equal to estimate's memory rule.
+  EXPECT_DOUBLE_EQ(f32.checkpoint_bytes_per_param,
+                   f32.scenario.train.weight_bytes_per_param() + f32.scenario.train.optimizer_state_bytes_per_param());
+}
+
 // With tp x pp different from dp, does the shard divide the parameters by tp x pp and only the
 // sharded state by dp? (The example has tp x pp = dp = 32, where swapping them cannot show.)
 TEST(Training, ShardDividesParametersByModelParallelismAndStateByDp) {
