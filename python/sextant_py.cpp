@@ -5,6 +5,7 @@
 // sextant.SextantError carrying the CLI's message.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -85,10 +86,20 @@ plan::SearchArgs search_args_of(const py::dict& d) {
   return a;
 }
 
+// The overrides given as keywords: each set's key (dotted, "parallel.tp") -> the keyword as
+// written ("parallel__tp"); sextant/__init__.py _keyword_names builds it.
+using KeywordNames = std::map<std::string, std::string>;
+
 // An error the CLI locates at an option (SourceLocation file "--vary", key the parameter) named as
-// the Python argument: "vary['accelerator.peak_flops']", "price_usd_per_gpu_hour".
-[[noreturn]] void rethrow_as_argument(const Error& e) {
+// the Python argument: "vary['accelerator.peak_flops']", "price_usd_per_gpu_hour". An override
+// given as a keyword is named as that keyword ("parallel__tp"), not as an overrides= entry the
+// caller never passed ("overrides['parallel.tp']" before; review of 2026-12-07).
+[[noreturn]] void rethrow_as_argument(const Error& e, const KeywordNames& keywords = {}) {
   const SourceLocation& w = e.where();
+  if (w.file == "--overrides") {
+    const auto kw = keywords.find(w.key);
+    if (kw != keywords.end()) throw Error(SourceLocation{"", 0, 0, kw->second}, e.message(), e.hint());
+  }
   // An option named as the key (simulate's "--straggler", "--timeline-ranks"; sweep's "--max-points"
   // beside "--vary"): the argument ("vary['--max-points']" before 2026-12-04).
   if (w.key.size() > 2 && w.key.compare(0, 2, "--") == 0) {
@@ -240,7 +251,8 @@ PYBIND11_MODULE(_sextant, m) {
   // the best plans are re-ranked by the simulator as the CLI does).
   m.def("plan",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
-           const py::dict& search, size_t rerank_top, const py::dict& job, const std::string& write_scenario, int64_t write_rank) {
+           const py::dict& search, size_t rerank_top, const py::dict& job, const std::string& write_scenario, int64_t write_rank,
+           const KeywordNames& keyword_names) {
           const plan::SearchArgs args = search_args_of(search);
           // The job without a scenario (plan(None, model=..., system=..., ...)), read with the GIL held.
           plan::JobSpec spec;
@@ -266,7 +278,7 @@ PYBIND11_MODULE(_sextant, m) {
               try {
                 return plan::job_scenario(spec, *cat, sets, plan::OptionStyle::Python);
               } catch (const Error& e) {
-                rethrow_as_argument(e);  // "seq_len", "overrides['parallel.tp']"
+                rethrow_as_argument(e, keyword_names);  // "seq_len", "overrides['parallel.tp']", "parallel__tp"
               }
             }();
             plan::SearchOptions opt;
@@ -282,7 +294,7 @@ PYBIND11_MODULE(_sextant, m) {
               out = plan::search(s, opt, est);
               plan::refuse_no_valid_plan(s, opt, out);  // "fix", not "--fix" (review of 2026-12-05)
             } catch (const Error& e) {
-              rethrow_as_argument(e);
+              rethrow_as_argument(e, keyword_names);
             }
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
             Result r = plan::plan_result(s, opt, est, out, !from_job && s.invalid_plan.empty(), simulate, "simulate");
@@ -315,13 +327,13 @@ PYBIND11_MODULE(_sextant, m) {
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("search"),
-        py::arg("rerank_top"), py::arg("job"), py::arg("write_scenario"), py::arg("write_rank"));
+        py::arg("rerank_top"), py::arg("job"), py::arg("write_scenario"), py::arg("write_rank"), py::arg("keyword_names"));
 
   m.def("sweep",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, const std::string& catalog_dir,
            const std::vector<std::string>& vary, bool elasticity, const std::string& pareto_x, const std::string& pareto_y,
            const py::dict& search, double train_tokens, double price_usd_per_gpu_hour, double idle_fraction, double elasticity_step,
-           int64_t max_points) {
+           int64_t max_points, const KeywordNames& keyword_names) {
           const plan::SearchArgs args = search_args_of(search);
           return run([&] {
             // The scenario's errors as estimate's and plan's (--set: key 'parallel.vpp'); the
@@ -332,7 +344,7 @@ PYBIND11_MODULE(_sextant, m) {
             try {
               plan::refuse_sweep_searched_sets(sets, plan::OptionStyle::Python);
             } catch (const Error& e) {
-              rethrow_as_argument(e);
+              rethrow_as_argument(e, keyword_names);
             }
             Scenario s = search_scenario_of(source, is_text, name, sets, *cat);
            try {
@@ -361,14 +373,14 @@ PYBIND11_MODULE(_sextant, m) {
             const Estimator est;
             return plan::sweep(s, o, est);
            } catch (const Error& e) {
-             rethrow_as_argument(e);
+             rethrow_as_argument(e, keyword_names);
            }
           });
         },
         py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("sets"), py::arg("catalog_dir"), py::arg("vary"),
         py::arg("elasticity"), py::arg("pareto_x"), py::arg("pareto_y"), py::arg("search"),
         py::arg("train_tokens"), py::arg("price_usd_per_gpu_hour"), py::arg("idle_fraction"),
-        py::arg("elasticity_step"), py::arg("max_points"));
+        py::arg("elasticity_step"), py::arg("max_points"), py::arg("keyword_names"));
 
   m.def("goodput",
         [](const std::string& source, bool is_text, const std::string& name, const Overrides& sets, int64_t replicas,

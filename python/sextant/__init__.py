@@ -14,6 +14,7 @@ works directly. Inputs are a dict, a path to a YAML file, or YAML text, plus key
 the message the CLI prints. The C++ work runs without the GIL: calls from several threads run
 concurrently and give the results they give one at a time.
 """
+import difflib as _difflib
 import json as _json
 import os as _os
 import re as _re
@@ -103,6 +104,13 @@ def _overrides(overrides, kwargs):
     # (review of 2026-12-06).
     _sextant.check_sets(sets)
     return sets
+
+
+def _keyword_names(kwargs):
+    """{set key: keyword as written} of the overrides given as keywords ("parallel.tp":
+    "parallel__tp"): plan() and sweep() name such an override by its keyword in their errors, not
+    as an overrides= entry the caller never passed (review of 2026-12-07)."""
+    return {k.replace("__", "."): k for k in kwargs}
 
 
 def _plain(v):
@@ -263,8 +271,15 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     src, is_text, name = _source(scenario, "scenario")
     # (a pandas Series or numpy array: `x or []` had raised "truth value ... is ambiguous")
     pairs = stragglers.items() if hasattr(stragglers, "items") else ([] if stragglers is None else stragglers)
+    # Text ("3=1.2", the CLI's --straggler form) is refused as a whole: iterated, it had been read
+    # a character at a time and its first character quoted ("got '3'"; review of 2026-12-07).
+    if isinstance(pairs, (str, bytes)):
+        pairs = [pairs]
     st = []
     for item in pairs:
+        if isinstance(item, (str, bytes)):
+            raise SextantError("stragglers: expected {rank: factor} or [(rank, factor), ...], got %r (text: the CLI's "
+                               "--straggler RANK=FACTOR form; give {RANK: FACTOR}, e.g. {3: 1.2})" % (item,))
         try:
             r, f = item
         except (TypeError, ValueError) as e:
@@ -289,8 +304,10 @@ def simulate(scenario, *, overrides=None, catalog=None, all_ranks=False, straggl
     # call returning without a word and writing nothing (review of 2026-12-05).
     if timeline is not None and _os.fspath(timeline) == "":
         raise SextantError("timeline: an empty path: give a file name, or leave timeline out (None) for no trace")
+    # timeline_rows: the CLI's bounds, 0 to 2^63-1 (--timeline-rows takes an int64; the 2^31-1 cap
+    # had refused what the CLI runs, review of 2026-12-07).
     return _done(_sextant.simulate(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), all_ranks,
-                                   contention, interference, seed, float(jitter), st, _int_in(timeline_rows, "timeline_rows", 0),
+                                   contention, interference, seed, float(jitter), st, _int_in(timeline_rows, "timeline_rows", 0, 2 ** 63 - 1),
                                    ranks, _os.fspath(timeline) if timeline is not None else ""))
 
 
@@ -525,7 +542,8 @@ def plan(scenario=None, *, overrides=None, catalog=None, fix=None, top=20, threa
     else:
         raise SextantError("write_scenario: expected the path of the file to write, got %r" % (write_scenario,))
     return _done(_sextant.plan(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), search,
-                               _int_in(rerank_top, "rerank_top", 0), job, out_path, _int_in(write_rank, "write_rank", 1, 2 ** 63 - 1)))
+                               _int_in(rerank_top, "rerank_top", 0), job, out_path, _int_in(write_rank, "write_rank", 1, 2 ** 63 - 1),
+                               _keyword_names(kw)))
 
 
 def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None, catalog=None, fix=None, threads=0,
@@ -583,7 +601,10 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
     src, is_text, name = _source(scenario, "scenario")
     return _done(_sextant.sweep(src, is_text, name, _overrides(overrides, kw), _path(catalog, "catalog"), items, elasticity,
                                 px, py, search, _number(train_tokens, "train_tokens"), _price(price_usd_per_gpu_hour), _number(idle_fraction, "idle_fraction"),
-                                _number(elasticity_step, "elasticity_step"), _int_in(max_points, "max_points", 1)))
+                                _number(elasticity_step, "elasticity_step"),
+                                # The CLI's bounds (--max-points takes an int64; the 2^31-1 cap had
+                                # refused what the CLI runs, review of 2026-12-07).
+                                _int_in(max_points, "max_points", 1, 2 ** 63 - 1), _keyword_names(kw)))
 
 
 def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):
@@ -609,6 +630,11 @@ class _Default:
 
 def _given(v):
     return v.value if isinstance(v, _Default) else v
+
+
+# infer()'s deployment arguments whose key in a study's deployment: is spelt otherwise (the rest
+# are the same words): a misspelt argument beside a study is pointed to deployment__KEY=.
+_INFER_STUDY_KEYS = {"weights": "weight_format", "activations": "activation_format", "kv": "kv_format"}
 
 
 def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=None, model=None, accelerator=None,
@@ -642,10 +668,15 @@ def infer(study=None, *, mode=None, overrides=None, catalog=None, infer_data=Non
         if kw or overrides:
             # Overrides apply to a study; here every setting is an argument of its own.
             bad = sorted(list(kw) + (["overrides"] if overrides else []))
-            raise SextantError("infer: unknown argument(s) %s without a study (valid: model, accelerator, engine, system, tp, "
-                               "pp, ep, weights, activations, kv, kv_share_layers, prompt, output, batch, "
-                               "expert_load_factor, memory_gib, memory_utilization_fraction, max_model_len, catalog, "
-                               "infer_data)" % ", ".join(bad))
+            valid = ["model", "accelerator", "engine", "system", "tp", "pp", "ep", "weights", "activations", "kv",
+                     "kv_share_layers", "prompt", "output", "batch", "expert_load_factor", "memory_gib",
+                     "memory_utilization_fraction", "max_model_len", "catalog", "infer_data"]
+            # The nearest argument of each misspelt one (tpp= had been listed without naming tp;
+            # review of 2026-12-07), as the other functions' errors say it.
+            near = [(k, _difflib.get_close_matches(k, valid, n=1)) for k in bad]
+            hints = ["%s= (for %s)" % (n[0], k) if len(bad) > 1 else "%s=" % n[0] for k, n in near if n]
+            raise SextantError("infer: unknown argument(s) %s without a study (valid: %s)%s"
+                               % (", ".join(bad), ", ".join(valid), "; did you mean %s?" % ", ".join(hints) if hints else ""))
         # None: the catalog's memory, the engine's utilisation; a value given must be positive.
         given = {}
         for k, v in (("memory_gib", memory_gib), ("memory_utilization_fraction", memory_utilization_fraction)):
@@ -841,12 +872,22 @@ def _typed_errors(fn):
             if fn.__name__ == "infer" and (args or kwargs.get("study") is not None):
                 # With a study the deployment keywords are refused (tp= had been suggested for
                 # tpp=): only these arguments apply, the study's keys go as overrides.
-                names = ["mode", "overrides", "catalog", "infer_data"] + (
-                    ["prompt", "output", "batch"] if kwargs.get("mode") == "estimate" else [])
-                near = difflib.get_close_matches(m.group(1), [n for n in params if n not in names], n=1)
+                # The study's own arguments are searched first: mdoe= had been told "a deployment
+                # key goes as deployment__model=" and catalgo= had no hint (review of 2026-12-07).
+                lengths = ["prompt", "output", "batch"]
+                names = ["mode", "overrides", "catalog", "infer_data"] + (lengths if kwargs.get("mode") == "estimate" else [])
+                deployment = [n for n in params if n not in names and n not in lengths]
+                near = difflib.get_close_matches(m.group(1), names, n=1)
+                near_dep = [] if near else difflib.get_close_matches(m.group(1), deployment, n=1)
+                near_len = [] if near or near_dep else difflib.get_close_matches(
+                    m.group(1), [n for n in lengths if n not in names], n=1)
+                hint = ("; did you mean %s=?" % near[0] if near
+                        else "; a deployment key goes as deployment__%s=" % _INFER_STUDY_KEYS.get(near_dep[0], near_dep[0])
+                        if near_dep
+                        else "; %s= is taken with mode='estimate' (the study's workload gives the lengths otherwise)" % near_len[0]
+                        if near_len else "")
                 raise SextantError("%s; or, as an argument of sextant.infer() with a study: %s%s"
-                                   % (e, ", ".join(names), "; a deployment key goes as deployment__%s=" % near[0]
-                                      if near else "")) from None
+                                   % (e, ", ".join(names), hint)) from None
             near = difflib.get_close_matches(m.group(1), names, n=1)
             raise SextantError("%s; or, as an argument of sextant.%s(): its arguments are %s%s"
                                % (e, fn.__name__, ", ".join(names),

@@ -1188,3 +1188,73 @@ def test_report_of_the_json_document_loaded_is_the_clis_page(tmp_path):
     with pytest.raises(sextant.SextantError, match="schema_version 99"):
         sextant.report(dict(doc, schema_version=99), tmp_path / "x.html")
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_misspelt_infer_keyword_is_named_with_its_nearest_argument():
+    """Question (review of 2026-12-07): does a misspelt keyword of infer() name the nearest
+    argument, as docs/python.md promises? With a study, mdoe= had been told "a deployment key goes
+    as deployment__model=" and catalgo= had no hint; without one, tpp= was listed without tp."""
+    for bad, near in (("mdoe", "mode"), ("catalgo", "catalog"), ("infer_dta", "infer_data")):
+        with pytest.raises(sextant.SextantError) as e:
+            sextant.infer(STUDY, **{bad: "plan"})
+        assert "key '%s': unknown key" % bad in str(e.value) and str(e.value).endswith("did you mean %s=?" % near), str(e.value)
+        assert "deployment__" not in str(e.value)
+    # A deployment argument goes as the study's deployment key, as that key is spelt.
+    with pytest.raises(sextant.SextantError, match=r"a deployment key goes as deployment__tp=$"):
+        sextant.infer(STUDY, tpp=2)
+    with pytest.raises(sextant.SextantError, match=r"a deployment key goes as deployment__weight_format=$"):
+        sextant.infer(STUDY, weigths="fp8")
+    with pytest.raises(sextant.SextantError, match=r"infer_data, prompt, output, batch; did you mean prompt=\?$"):
+        sextant.infer(STUDY, mode="estimate", promt=700)
+    with pytest.raises(sextant.SextantError, match=r"unknown argument\(s\) tpp without a study .*; did you mean tp=\?$"):
+        sextant.infer(model="llama3-8b", accelerator="h100-sxm-80gb", tpp=2)
+    with pytest.raises(sextant.SextantError, match=r"did you mean batch= \(for bacth\), tp= \(for tpp\)\?$"):
+        sextant.infer(model="llama3-8b", accelerator="h100-sxm-80gb", tpp=2, bacth=4)
+
+
+def test_stragglers_as_text_is_quoted_whole():
+    """Question (review of 2026-12-07): is stragglers="3=1.2" (the CLI's --straggler text) refused
+    quoting the text, not its first character ("got '3'"), and told the form is the CLI's?"""
+    for bad in ("3=1.2", ["3=1.2"], ("3=1.2", "5=1.1")):
+        with pytest.raises(sextant.SextantError) as e:
+            sextant.simulate(SCENARIO, stragglers=bad)
+        assert "got '3=1.2'" in str(e.value) and "--straggler" in str(e.value), str(e.value)
+
+
+def test_timeline_rows_and_max_points_take_the_clis_bounds(tmp_path):
+    """Question (review of 2026-12-07): do timeline_rows and max_points take what the CLI's
+    --timeline-rows and --max-points take (an int64; Python had capped them at 2^31-1), and refuse
+    beyond it with the bound said as the CLI says it?"""
+    path = tmp_path / "small.yaml"
+    path.write_text(yaml.safe_dump(small_scenario()))
+    big = 3000000000
+    assert sextant.simulate(small_scenario(), timeline_rows=big) == \
+        cli_json("simulate", str(path), "--timeline-rows", str(big))
+    vary = {"accelerator.memory_bandwidth_bytes_per_s": [2e12]}
+    assert sextant.sweep(small_scenario(), vary=vary, max_points=big, threads=1) == \
+        cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12", "--max-points", str(big),
+                 "--threads", "1")
+    with pytest.raises(sextant.SextantError, match=r"timeline_rows: must be an integer from 0 to 2\^63-1"):
+        sextant.simulate(small_scenario(), timeline_rows=2 ** 63)
+    assert "from 0 to 9223372036854775807 (2^63-1)" in cli_error("simulate", str(path), "--timeline-rows", str(2 ** 64))
+    with pytest.raises(sextant.SextantError, match=r"max_points: must be an integer from 1 to 2\^63-1"):
+        sextant.sweep(small_scenario(), vary=vary, max_points=2 ** 63)
+
+
+def test_an_override_given_as_a_keyword_is_named_as_written():
+    """Question (review of 2026-12-07): is an override given as a keyword (parallel__tp=4) and
+    refused by sweep's or a scenario-less plan's own check named as that keyword, not as an
+    overrides= entry never passed ("overrides['parallel.tp']")? overrides= itself keeps its name."""
+    vary = {"accelerator.memory_bandwidth_bytes_per_s": [2e12]}
+    with pytest.raises(sextant.SextantError, match=r"^key 'parallel__tp': sweep searches the plan") as e:
+        sextant.sweep(SCENARIO, vary=vary, parallel__tp=4)
+    assert "overrides" not in str(e.value)
+    with pytest.raises(sextant.SextantError, match=r"^key 'overrides\['parallel\.tp'\]': sweep searches the plan"):
+        sextant.sweep(SCENARIO, vary=vary, overrides={"parallel.tp": 4})
+    job = dict(model="llama3-8b", system="dgx-h100", num_gpus=8, global_batch=64, seq_len=4096)
+    with pytest.raises(sextant.SextantError, match=r"^key 'training__global_batch': given by global_batch"):
+        sextant.plan(None, training__global_batch=128, **job)
+    with pytest.raises(sextant.SextantError, match=r"^key 'parallel__tp': the plan search chooses parallel\.tp"):
+        sextant.plan(None, parallel__tp=2, **job)
+    with pytest.raises(sextant.SextantError, match=r"^key 'overrides\['training\.global_batch'\]': given by global_batch"):
+        sextant.plan(None, overrides={"training.global_batch": 128}, **job)
