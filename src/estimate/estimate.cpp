@@ -16,6 +16,10 @@ using namespace ir;
 
 static double known_or(const Sourced& s, double dflt) { return s.known ? s.value : dflt; }
 
+// An attention op runs at its own dtype's peak in 16 or 32 bits; an 8- or 4-bit one (not lowered
+// so: flash attention stays 16-bit) at the 16-bit peak.
+static bool attention_runs_at_own_peak(DType d) { return full_precision(d) || d == DType::BF16 || d == DType::FP16; }
+
 std::optional<DType> peak_dtype_of(const ComputeOp& op, const Accelerator& acc) {
   switch (op.cls) {
     case OpClass::Gemm:
@@ -23,8 +27,12 @@ std::optional<DType> peak_dtype_of(const ComputeOp& op, const Accelerator& acc) 
     case OpClass::Router:
       return acc.has_peak(op.dtype) ? op.dtype : DType::BF16;
     case OpClass::Attention:
-      // 16-bit attention (flash attention) unless the op runs in fp32/tf32 (fp32 training).
-      return full_precision(op.dtype) && acc.has_peak(op.dtype) ? op.dtype : acc.has_peak(DType::BF16) ? DType::BF16 : DType::FP16;
+      // The op's own precision (bf16, fp16, or fp32/tf32 in fp32 training) where the part has its
+      // peak, else 16-bit: bf16, or fp16 on a part without bf16 (V100). Never an fp8/fp4 peak
+      // (review of 2026-12-07: fp16 attention had been timed at the bf16 peak).
+      return attention_runs_at_own_peak(op.dtype) && acc.has_peak(op.dtype) ? op.dtype
+             : acc.has_peak(DType::BF16)                                     ? DType::BF16
+                                                                             : DType::FP16;
     default:
       return std::nullopt;
   }
@@ -85,7 +93,7 @@ struct ComputeRates {
   // peak_dtype_of's rule on the table.
   DType peak_dtype(const ComputeOp& op) const {
     if (op.cls == OpClass::Attention)
-      return full_precision(op.dtype) && has(op.dtype) ? op.dtype : has(DType::BF16) ? DType::BF16 : DType::FP16;
+      return attention_runs_at_own_peak(op.dtype) && has(op.dtype) ? op.dtype : has(DType::BF16) ? DType::BF16 : DType::FP16;
     return has(op.dtype) ? op.dtype : DType::BF16;
   }
 };
@@ -1542,10 +1550,10 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   const double dshard = dpg.size, eshard = std::max(1, edpg.size);
   // Mixed precision: 16-bit weights (fp8 GEMMs cast on the fly) and an fp32 master copy beside
   // the moments; fp32/tf32 training: fp32 weights that are their own master, moments only.
-  const bool fp32_weights = full_precision(s.train.precision);
-  const double wbytes = fp32_weights ? 4.0 : 2.0;
+  // The rule is TrainingConfig's, shared with the plan search and goodput (2026-12-07 review).
+  const double wbytes = s.train.weight_bytes_per_param();
   const double gbytes = dtype_bytes(s.train.grad_reduce_dtype);
-  const double obytes = s.train.optimizer_moment_bytes() + (fp32_weights ? 0.0 : 4.0);
+  const double obytes = s.train.optimizer_state_bytes_per_param();
   mb.weights_bytes = (z >= 3 ? dense / dshard + expert / eshard : dense + expert) * wbytes;
   // Transformer Engine's cast copies of the layer weights where the parameters stay 16-bit
   // (weight_cast_bytes_per_element): of every weight the rank computes with, kept from the first

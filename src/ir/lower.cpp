@@ -632,9 +632,10 @@ struct Lowerer {
     core.cls = OpClass::Attention;
     core.flops = attn_flops();
     core.bytes = T * (2 * q / t + 2 * std::max(kv_local, q / t)) * ab;
-    // Flash attention runs in 16-bit even with fp8 GEMMs; fp32/tf32 training (no autocast) runs
-    // its attention in its own precision.
-    core.dtype = full_precision(dt) ? dt : DType::BF16;
+    // Flash attention runs in 16-bit even with fp8/fp4 GEMMs (bf16 there); fp32/tf32 and fp16
+    // training run it in their own precision (review of 2026-12-07: fp16 training's attention had
+    // been bf16, timed at the bf16 peak).
+    core.dtype = low_precision() ? DType::BF16 : dt;
     core.peak_fraction_cap = s.train.attention_peak_fraction;
     // Ring attention: cp-1 exchanges of this rank's K and V chunk, each overlapped with the
     // attention of the chunk already present (ring_attention, below).

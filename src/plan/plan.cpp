@@ -969,10 +969,10 @@ double MemoryModel::bytes(const Candidate& c) const {
                                       : 1.0;
   const int z = c.zero_stage;
   // As stage_memory (estimate.cpp): fp32/tf32 weights are their own master copy.
-  const bool fp32_weights = full_precision(s.train.precision);
-  const double wbytes = fp32_weights ? 4.0 : 2.0, gbytes = dtype_bytes(s.train.grad_reduce_dtype);
-  // The moments in training.optimizer_moments (bf16 as DeepSeek-V3 keeps them; 2026-12-06).
-  const double obytes = s.train.optimizer_moment_bytes() + (fp32_weights ? 0.0 : 4.0);
+  // The moments in training.optimizer_moments (bf16 as DeepSeek-V3 keeps them; 2026-12-06); the
+  // rule is TrainingConfig's, shared with stage_memory and goodput (2026-12-07 review).
+  const double wbytes = s.train.weight_bytes_per_param(), gbytes = dtype_bytes(s.train.grad_reduce_dtype);
+  const double obytes = s.train.optimizer_state_bytes_per_param();
   double worst = 0;
   for (int r = 0; r < p; ++r) {
     const StageMem& st = (*stages_of)[static_cast<size_t>(r)];

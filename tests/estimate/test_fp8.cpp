@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <set>
 #include <string_view>
 
 #include "estimate/estimate.hpp"
@@ -330,4 +331,54 @@ TEST(Fp8, CastWeightCopiesAreHeldWhereTheParametersStay16Bit) {
   // the attention; the router (h x 16) stays 16-bit and has no copy.
   const double moe_layer = h * (h + 2 * 1024) + h * h + 2 * 3 * h * 2048;
   EXPECT_NEAR(memory("fp8", "delayed", 1, 0, true).first.weight_casts_bytes, 2.0 * layers * moe_layer, 1e-9 * moe_layer);
+}
+
+// Flash attention runs in the training's 16-bit type: fp16 training's attention core is fp16, timed
+// at the fp16 peak, and nothing of an fp16 step reads the bf16 peak; fp8/fp4 training keeps the
+// attention in bf16, and a part without a bf16 peak (V100) runs it at its fp16 peak (review of
+// 2026-12-07: fp16 attention had been bf16, so halving the bf16 peak slowed an fp16 step by 9%).
+TEST(Fp8, AttentionRunsInTheTrainingsSixteenBitType) {
+  const auto core_of = [](const ir::Workload& w) {
+    for (const auto& st : block(w, "dense_layer").forward)
+      if (const auto* op = std::get_if<ir::ComputeOp>(&st); op && op->cls == ir::OpClass::Attention) return *op;
+    throw std::runtime_error("no attention");
+  };
+  // An inline accelerator whose bf16 and fp16 peaks differ (catalog parts mostly give them equal).
+  Scenario s = parse_scenario(yaml("fp16", "delayed", 2), "t.yaml", *frozen());
+  const double p16 = s.accelerator.peak(DType::FP16);
+  s.accelerator.peak_flops[DType::BF16].value = p16 / 2;
+  const auto w = ir::lower(s);
+  const ir::ComputeOp core = core_of(w);
+  EXPECT_EQ(core.dtype, DType::FP16);
+  EXPECT_EQ(peak_dtype_of(core, s.accelerator), DType::FP16);
+  // Estimate's table and one op's time (simulate's programs) agree, and neither reads the bf16 peak.
+  Scenario same = s;
+  same.accelerator.peak_flops[DType::BF16].value = p16;
+  EXPECT_DOUBLE_EQ(compute_time_s(core, s.accelerator), compute_time_s(core, same.accelerator));
+  EXPECT_DOUBLE_EQ(Estimator{}.run(w).step_time_s, Estimator{}.run(ir::lower(same)).step_time_s);
+  EXPECT_EQ(peak_dtypes_read(w), std::set<DType>{DType::FP16});
+  // Halving the fp16 peak slows the attention (compute-bound at this size).
+  Scenario slow = same;
+  slow.accelerator.peak_flops[DType::FP16].value = p16 / 2;
+  EXPECT_GT(compute_time_s(core, slow.accelerator), 1.9 * compute_time_s(core, same.accelerator));
+  // fp8 and fp4: 16-bit attention, bf16.
+  for (const char* p : {"fp8", "fp4"}) {
+    std::string y = yaml(p, "delayed", 2);
+    y.replace(y.find("dgx-h100"), 8, "dgx-b200");
+    const Scenario l = parse_scenario(y, "t.yaml", *frozen());
+    const ir::ComputeOp c = core_of(ir::lower(l));
+    EXPECT_EQ(c.dtype, DType::BF16) << p;
+    EXPECT_EQ(peak_dtype_of(c, l.accelerator), DType::BF16) << p;
+  }
+  // A part without a bf16 peak: bf16-typed attention falls back to fp16's, fp16 stays fp16.
+  Scenario v = same;
+  v.accelerator.peak_flops.erase(DType::BF16);
+  EXPECT_EQ(peak_dtype_of(core, v.accelerator), DType::FP16);
+  ir::ComputeOp b = core;
+  b.dtype = DType::BF16;
+  EXPECT_EQ(peak_dtype_of(b, v.accelerator), DType::FP16);
+  // A part without an fp16 peak runs fp16 attention at bf16's.
+  Scenario nb = same;
+  nb.accelerator.peak_flops.erase(DType::FP16);
+  EXPECT_EQ(peak_dtype_of(core, nb.accelerator), DType::BF16);
 }
