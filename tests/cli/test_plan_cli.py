@@ -672,6 +672,10 @@ with tempfile.TemporaryDirectory() as d:
            "accelerator.peak_flops.bf16=5e14:1.5e15:200")
     check("a huge grid is refused before it starts", b.returncode == 2 and "key '--max-points'" in b.stderr and "40000" in b.stderr,
           b.stderr[-300:])
+    # Review of 2026-12-07: --max-points took 2^63 (past int64) and 1.5 with exit 0.
+    for bad in ("9223372036854775808", "1.5", "0"):
+        b = sx("sweep", s96, "--vary", "accelerator.tdp_w=700", "--max-points", bad)
+        check(f"--max-points {bad} is refused", b.returncode == 2 and "--max-points" in b.stderr and "2^63-1" in b.stderr, b.stderr[-300:])
     b = sx("sweep", s96, "--vary", "accelerator.tdp_w=700", "--vary", "accelerator.power_limit_w=600,700", "--fix", "tp=2",
            "--price-usd-per-gpu-hour", "3", "--json", "-")
     ok = b.returncode == 0
