@@ -433,12 +433,78 @@ class AnalyzeCli(unittest.TestCase):
             self.assertFalse(any("waiting for other ranks" in n for n in doc["notes"]), doc["notes"])
 
     def test_different_world_sizes_name_the_files(self):
-        # Review of 2026-12-05: the warning had an empty example.
+        # Review of 2026-12-05: the warning had an empty example. Since 2026-12-07 (review) world
+        # sizes that disagree are decisive: the collectives are not matched.
         with tempfile.TemporaryDirectory() as d:
             write_allreduce_job(d, [[1000, 1000]], world_sizes=[2, 4])
             doc = json.loads(run("analyze", d, "--only", "collectives", "--json", "-", "-q").stdout)
-            sev, _, example = diagnostics(doc)["ranks from different jobs? the traces state different world sizes"]
+            sev, _, example = diagnostics(doc)["ranks from different jobs: the traces state different world sizes; cross-rank analyses skipped"]
             self.assertEqual((sev, example), ("warning", f"world_size 2 in {d}/rank-0.json; world_size 4 in {d}/rank-1.json"))
+            self.assertNotIn("collectives", doc["tables"])
+
+    def test_ranks_of_different_jobs_get_no_cross_rank_analyses(self):
+        # Review of 2026-12-07: two jobs' rank files in one directory, flagged by the loader, still
+        # got a clock offset of 372 days, collectives paired across the jobs with a bus bandwidth, a
+        # straggler, exposed-communication findings of "waiting for the last rank" and a
+        # critical-path note of waiting for other ranks. Here a job whose rank 1 arrives 5 ms late at
+        # each all-reduce, then the same ranks as two jobs: rank 1's clock 2 days on, or the world
+        # sizes disagreeing. Different GPU models alone stay one job.
+        cross = ("clock_skew", "collectives", "collective_arrivals", "stragglers")
+        skipped = ("cross-rank analyses skipped, the ranks are not one job: clock_skew, collectives and stragglers; "
+                   "findings without straggler and collective-wait parts; critical_path and whatif without notes on "
+                   "waits for other ranks (the per-rank analyses ran)")
+        per_rank = ("temporal_breakdown", "gpu_kernel_breakdown_by_kernel", "idle_time_breakdown", "queue_length_summary")
+
+        def analyze(d):
+            return json.loads(run("analyze", d, "--json", "-", "-q").stdout)
+
+        def waits(doc):
+            ev = doc["tables"]["findings"]["columns"]["evidence"]
+            return (sum("waiting for the last rank" in e for e in ev) + doc["tables"]["findings"]["columns"]["rule"].count("straggler"),
+                    sum("waiting for other ranks" in n for n in doc["notes"]))
+
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, [[1000, 6000]] * 3)
+            one = analyze(d)
+            for t in cross:
+                self.assertIn(t, one["tables"])
+            self.assertNotIn(skipped, diagnostics(one))
+            self.assertGreater(waits(one)[0], 0)
+            self.assertGreater(waits(one)[1], 0)
+        for how, kw, why in (("far", {"clock_us": [0, 2 * 86400 * 10 ** 6]}, "their traces are more than an hour apart in time"),
+                             ("worlds", {"world_sizes": [2, 8]}, "they state different world sizes")):
+            with self.subTest(how=how), tempfile.TemporaryDirectory() as d:
+                write_allreduce_job(d, [[1000, 6000]] * 3, **kw)
+                two = analyze(d)
+                for t in cross:
+                    self.assertNotIn(t, two["tables"])
+                self.assertEqual(waits(two), (0, 0))
+                sev, count, example = diagnostics(two)[skipped]
+                self.assertEqual((sev, count), ("warning", 1))
+                self.assertEqual(example, why + ": analyse each job on its own (its rank files in a directory of their own, "
+                                                "or named as the inputs)")
+                # The per-rank analyses ran, with what they read as one job.
+                for t in per_rank:
+                    self.assertEqual(two["tables"][t], one["tables"][t], t)
+                # Each rank on its own (as the example says) has its tables as before.
+                for r in range(2):
+                    alone = json.loads(run("analyze", os.path.join(d, f"rank-{r}.json"), "--json", "-", "-q").stdout)
+                    self.assertNotIn(skipped, diagnostics(alone))
+        with tempfile.TemporaryDirectory() as d:
+            write_allreduce_job(d, [[1000, 6000]] * 3)
+            for r, gpu in enumerate(("NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe")):
+                path = os.path.join(d, f"rank-{r}.json")
+                with open(path) as f:
+                    doc = json.load(f)
+                doc["deviceProperties"] = [{"id": 0, "name": gpu}]
+                with open(path, "w") as f:
+                    json.dump(doc, f)
+            mixed = analyze(d)
+            self.assertIn("ranks from different jobs? the traces name different GPU models (not decisive alone: cross-rank "
+                          "analyses still run)", diagnostics(mixed))
+            self.assertNotIn(skipped, diagnostics(mixed))
+            for t in cross:
+                self.assertEqual(mixed["tables"][t], one["tables"][t], t)
 
     def test_synth_traces_sit_below_the_roof_of_the_part_they_name(self):
         # "NVIDIA H100 80GB HBM3" is an H100 SXM (it tied the PCIe entry); the synthetic GEMMs
@@ -1058,7 +1124,7 @@ class AnalyzeCli(unittest.TestCase):
             # Rank r's clock 2 h ahead of rank r - 1's: 2 h less the job's span apart (it read "1 h").
             run("trace", "synth", "--out", d, "--ranks", "4", "--steps", "6", "--clock-skew-us", "7.2e9", "--quiet")
             doc = json.loads(run("analyze", d, "--only", "clock_skew", "--json", "-").stdout)
-            far = [v for k, v in diagnostics(doc).items() if "different jobs? their traces do not overlap" in k]
+            far = [v for k, v in diagnostics(doc).items() if "different jobs: their traces do not overlap" in k]
             self.assertEqual(len(far), 1, list(diagnostics(doc)))
             self.assertIn("rank 0 is 2.0 h from the nearest other rank", far[0][2])
 

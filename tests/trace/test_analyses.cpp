@@ -272,6 +272,10 @@ TEST(Analyses, AGraphLaunchIsOneEntryOfTheLaunchQueue) {
     EXPECT_TRUE(q && f);
     if (!q || !f) return std::nan("");
     *max_len = q->column("queue_length_max_count").f64[0];
+    // The limit is named as one (review of 2026-12-07: `max_queue_length_count`, 1024 on every
+    // row, read as an observed depth beside queue_length_max_count).
+    EXPECT_FALSE(f->has_column("max_queue_length_count"));
+    EXPECT_EQ(f->column("queue_limit_count").i64[0], 1024);
     return f->column("time_at_limit_us").f64[0];
   };
   double max_len = 0;

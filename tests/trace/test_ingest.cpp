@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 
 #include <zlib.h>
@@ -1277,10 +1278,70 @@ TEST(Ingest, HoursBetweenRanksOfDifferentJobsAreNotCutDown) {
     scan_trace_text(synth_rank_json(o, r), files.back(), loaded.back());
   }
   const TraceSet set = assemble_trace_set(files, std::move(loaded));
-  const Diagnostic* d = find_diag(set.diagnostics, "different jobs? their traces do not overlap");
+  const Diagnostic* d = find_diag(set.diagnostics, "different jobs: their traces do not overlap");
   ASSERT_NE(d, nullptr);
   EXPECT_NE(d->example.find("rank 0 is 2.0 h from the nearest other rank"), std::string::npos) << d->example;
   EXPECT_EQ(d->example.find(" 1 h"), std::string::npos) << d->example;
+}
+
+// Question (review of 2026-12-07): does the loader decide that ranks are not one job from the
+// decisive signals only (traces more than an hour apart, world sizes that disagree), and leave a
+// job of ranks that only name different GPU models, or whose clocks are seconds apart, one job?
+TEST(Ingest, RanksOfDifferentJobsAreDecidedFromTimeAndWorldSizeOnly) {
+  auto assemble = [](const SynthOptions& o, const std::function<std::string(int64_t, std::string)>& edit) {
+    std::vector<std::string> files;
+    std::vector<RankTrace> loaded;
+    for (int64_t r = 0; r < o.ranks; ++r) {
+      files.push_back("rank-" + std::to_string(r) + ".json");
+      loaded.emplace_back();
+      scan_trace_text(edit(r, synth_rank_json(o, r)), files.back(), loaded.back());
+    }
+    return assemble_trace_set(files, std::move(loaded));
+  };
+  auto same = [](int64_t, std::string j) { return j; };
+  auto replace = [](std::string j, const std::string& from, const std::string& to) {
+    const size_t at = j.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) j.replace(at, from.size(), to);
+    return j;
+  };
+  const std::string skipped = "cross-rank analyses skipped, the ranks are not one job";
+  SynthOptions o;
+  o.ranks = 2;
+  o.steps = 2;
+  o.layers = 2;
+  {
+    const TraceSet one = assemble(o, same);
+    EXPECT_EQ(one.not_one_job, "");
+    EXPECT_EQ(find_diag(one.diagnostics, skipped), nullptr);
+  }
+  {
+    SynthOptions skew = o;
+    skew.clock_skew_us = 5e6;  // 5 s apart: a clock skew, one job
+    EXPECT_EQ(assemble(skew, same).not_one_job, "");
+    skew.clock_skew_us = 7.2e9;  // 2 h apart
+    const TraceSet far = assemble(skew, same);
+    EXPECT_EQ(far.not_one_job, "their traces are more than an hour apart in time");
+    const Diagnostic* d = find_diag(far.diagnostics, skipped);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->severity, "warning");
+    EXPECT_NE(d->example.find("analyse each job on its own"), std::string::npos) << d->example;
+  }
+  {
+    const TraceSet worlds = assemble(o, [&](int64_t r, std::string j) {
+      return r == 1 ? replace(j, "\"world_size\": 2", "\"world_size\": 8") : j;
+    });
+    EXPECT_EQ(worlds.not_one_job, "they state different world sizes");
+    EXPECT_NE(find_diag(worlds.diagnostics, "the traces state different world sizes; cross-rank analyses skipped"), nullptr);
+  }
+  {
+    const TraceSet models = assemble(o, [&](int64_t r, std::string j) {
+      return r == 1 ? replace(j, "NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe") : j;
+    });
+    EXPECT_EQ(models.not_one_job, "");
+    EXPECT_NE(find_diag(models.diagnostics, "the traces name different GPU models (not decisive alone"), nullptr);
+    EXPECT_EQ(find_diag(models.diagnostics, skipped), nullptr);
+  }
 }
 
 // Question (review of 2026-12-06): does the note on a bare array without its ']' count every

@@ -6,6 +6,7 @@
 // placed against the catalog's device figures, and is the device found from its trace name?
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -138,6 +139,80 @@ TEST(ClockSkew, RecoversInjectedSkewAndFindsTheRealStraggler) {
   EXPECT_EQ(raw.table("stragglers")->column("rank").i64[0], 3);
   fs::remove_all(dir);
   fs::remove_all(flat);
+}
+
+// Question (review of 2026-12-07): ranks the loader takes for different jobs (here a straggler job
+// whose rank clocks are 2 h apart: more than an hour, which no job's ranks are) had been given
+// clock offsets, matched collectives, a straggler, collective-wait findings and a critical-path
+// note. Are the cross-rank analyses skipped, with the reason and how to read the jobs apart, and
+// do the per-rank tables stay those of the same ranks on one clock?
+TEST(ClockSkew, RanksOfDifferentJobsGetNoCrossRankAnalyses) {
+  fs::path far = fs::temp_directory_path() / "sextant_test_two_jobs_far";
+  fs::path near = fs::temp_directory_path() / "sextant_test_two_jobs_near";
+  fs::remove_all(far);
+  fs::remove_all(near);
+  SynthOptions o;
+  o.ranks = 2;
+  o.steps = 6;
+  o.layers = 8;
+  o.straggler_ranks = {1};
+  o.straggler_delay_us = 2000;
+  o.clock_skew_us = 7.2e9;
+  write_synthetic_traces(far.string(), o, 2);
+  o.clock_skew_us = 0;
+  write_synthetic_traces(near.string(), o, 2);
+  auto run = [](const fs::path& where) {
+    AnalyzeRequest req;
+    req.inputs = {where.string()};
+    req.only = {"clock_skew", "collectives", "findings", "critical_path", "temporal_breakdown", "kernel_breakdown"};
+    return analyze(req);
+  };
+  const Result one = run(near);
+  const Result two = run(far);
+  // One job: the cross-rank tables, the straggler and its wait.
+  for (const char* t : {"clock_skew", "collectives", "collective_arrivals", "stragglers"}) EXPECT_NE(one.table(t), nullptr) << t;
+  auto straggler_findings = [](const Result& r) {
+    const Table* f = r.table("findings");
+    int64_t n = 0;
+    if (f)
+      for (size_t i = 0; i < f->rows(); ++i)
+        n += f->column("rule").str[i] == "straggler" ||
+             f->column("evidence").str[i].find("waiting for the last rank") != std::string::npos;
+    return n;
+  };
+  auto wait_notes = [](const Result& r) {
+    return std::count_if(r.notes.begin(), r.notes.end(),
+                         [](const std::string& n) { return n.find("waiting for other ranks") != std::string::npos; });
+  };
+  EXPECT_GT(straggler_findings(one), 0);
+  EXPECT_EQ(wait_notes(one), 1);
+  // Two jobs: none of them, and one warning that says why and what to do.
+  for (const char* t : {"clock_skew", "collectives", "collective_arrivals", "stragglers"}) EXPECT_EQ(two.table(t), nullptr) << t;
+  EXPECT_EQ(straggler_findings(two), 0);
+  EXPECT_EQ(wait_notes(two), 0);
+  const Table* d = two.table("diagnostics");
+  ASSERT_NE(d, nullptr);
+  bool said = false;
+  for (size_t i = 0; i < d->rows(); ++i)
+    if (d->column("name").str[i].find("cross-rank analyses skipped, the ranks are not one job") != std::string::npos) {
+      said = true;
+      EXPECT_EQ(d->column("severity").str[i], "warning");
+      EXPECT_NE(d->column("example").str[i].find("more than an hour apart"), std::string::npos);
+      EXPECT_NE(d->column("example").str[i].find("analyse each job on its own"), std::string::npos);
+    }
+  EXPECT_TRUE(said);
+  // The per-rank analyses ran, and read what they read on one clock.
+  for (const char* name : {"temporal_breakdown", "gpu_kernel_breakdown_by_kernel", "critical_path_summary"}) {
+    const Table* a = one.table(name);
+    const Table* b = two.table(name);
+    ASSERT_TRUE(a && b) << name;
+    ASSERT_EQ(a->rows(), b->rows()) << name;
+    ASSERT_EQ(a->columns().size(), b->columns().size()) << name;
+    for (size_t c = 0; c < a->columns().size(); ++c)
+      for (size_t i = 0; i < a->rows(); ++i) EXPECT_EQ(a->columns()[c].cell_text(i), b->columns()[c].cell_text(i)) << name << " " << a->columns()[c].name;
+  }
+  fs::remove_all(far);
+  fs::remove_all(near);
 }
 
 TEST(Findings, GapAfterHostSyncPageableCopyAndSyncInItem) {

@@ -612,6 +612,10 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     if (!ctx.opt.hta) ctx.diagnostics.add("collectives: one rank loaded, nothing to match across ranks", "info", "");
     return;
   }
+  // Ranks of different jobs (TraceSet::not_one_job): their kernels had been paired into
+  // collectives with a bus bandwidth and a straggler (review of 2026-12-07). Skipped in both
+  // modes (HTA's straggler ranks compare the ranks too); the loader's warning says so.
+  if (!ctx.set.not_one_job.empty()) return;
   if (ctx.opt.hta) {
     hta_stragglers(ctx, r);
     return;

@@ -160,7 +160,8 @@ class CriticalPathPass final : public ReplayPass {
   // (review of 2026-12-05: 84% "communication" on the paths of ranks waiting for rank 1's compute,
   // documented only).
   void note_waits() {
-    if (comm_ranks_.empty() || ctx_.frames.size() < 2) return;
+    // Not for ranks of different jobs (TraceSet::not_one_job; review of 2026-12-07).
+    if (comm_ranks_.empty() || ctx_.frames.size() < 2 || !ctx_.set.not_one_job.empty()) return;
     const CollectiveWaits w = waits_at_collectives(matched_collectives(ctx_.frames, ctx_.opt.clock_sync), comm_ranks_, 0.05);
     if (w.waiting.empty()) return;
     r_.notes.push_back("critical_path: part of the communication on the paths is waiting for other ranks at the collectives "

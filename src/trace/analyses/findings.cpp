@@ -72,7 +72,9 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
   // Lateness at collectives across ranks (Sextant's rules only: HTA has no such finding).
   std::map<int64_t, RankLateness> late;
   int64_t top_straggler = -1;
-  if (ctx.frames.size() >= 2 && !ctx.opt.hta) {
+  // Not for ranks of different jobs (TraceSet::not_one_job): a rank had read "17.71 ms of its
+  // collectives' time was waiting for the last rank", the other job's (review of 2026-12-07).
+  if (ctx.frames.size() >= 2 && !ctx.opt.hta && ctx.set.not_one_job.empty()) {
     late = rank_lateness(matched_collectives(ctx.frames, ctx.opt.clock_sync));
     // Among the ranks that arrive latest somewhere (ties included): a rank late against the median
     // but never the latest holds nobody up on its own (its finding says so; review of 2026-12-05).

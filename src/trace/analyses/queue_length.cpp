@@ -34,7 +34,10 @@ void run_queue_length(const AnalysisContext& ctx, Result& r) {
     full = &r.add_table("queue_full_time", "time each stream's launch queue was at the limit (CPU blocked on launch)");
     full->add_i64("rank");
     full->add_i64("stream");
-    full->add_i64("max_queue_length_count");
+    // The limit (AnalyzeOptions::max_queue_length: CUDA's launch-queue depth), the same on every row;
+    // the depth reached is queue_length_summary's queue_length_max_count. Named
+    // max_queue_length_count before 2026-12-07, which read as an observed depth (review).
+    full->add_i64("queue_limit_count");
     full->add_f64("time_at_limit_us");
     full->add_f64("time_at_limit_fraction");
   }

@@ -133,7 +133,8 @@ class WhatifPass final : public ReplayPass {
   // from the same matched collectives as the stragglers table's waited_for_others_us, where the
   // wait is at least kWaitShare of the rank's matched collective time.
   void note_scaled_waits() {
-    if (comm_scaled_ranks_.empty() || ctx_.frames.size() < 2) return;
+    // Not for ranks of different jobs (TraceSet::not_one_job; review of 2026-12-07).
+    if (comm_scaled_ranks_.empty() || ctx_.frames.size() < 2 || !ctx_.set.not_one_job.empty()) return;
     constexpr double kWaitShare = 0.05;
     const CollectiveWaits w = waits_at_collectives(matched_collectives(ctx_.frames, ctx_.opt.clock_sync), comm_scaled_ranks_, kWaitShare);
     if (w.waiting.empty()) return;

@@ -540,7 +540,15 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
   // size that differs, or another GPU model is a warning: the cross-rank analyses (clock skew,
   // collectives, stragglers) would match unrelated events (a rank 381 days away was "corrected"
   // by its clock offset and named the worst straggler).
+  // Decisive (review of 2026-12-07; the warnings alone had left a 372-day clock offset, paired
+  // collectives, a straggler and collective-wait findings standing): traces more than an hour
+  // apart (a job's ranks run its collectives together, and hosts of one cluster keep their clocks
+  // within seconds), and world sizes that disagree (every rank of a job states its default group's
+  // size). These set TraceSet::not_one_job and the cross-rank analyses are skipped. Different GPU
+  // models alone are not decisive (a job may mix memory sizes or generations), nor is a rank
+  // beyond the world size (a renamed file): they stay warnings and the analyses run.
   if (set.ranks.size() > 1) {
+    std::vector<std::string> not_one_job;  // the decisive signals found
     constexpr int64_t kHour = 3600LL * 1000000000LL;
     std::vector<std::pair<int64_t, int64_t>> win;
     for (const auto& t : set.ranks) {
@@ -576,10 +584,12 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
                " h from the nearest other rank";
       }
     }
-    if (!far.empty())
-      set.diagnostics.add("ranks from different jobs? their traces do not overlap in time; cross-rank analyses (clock_skew, "
-                          "collectives, stragglers) would match unrelated events",
+    if (!far.empty()) {
+      set.diagnostics.add("ranks from different jobs: their traces do not overlap in time (more than an hour apart); cross-rank "
+                          "analyses skipped",
                           "warning", far);
+      not_one_job.emplace_back("their traces are more than an hour apart in time");
+    }
     std::string models;
     for (const auto& t : set.ranks)
       for (const auto& d : t.device_names)
@@ -588,7 +598,10 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
     for (const auto& t : set.ranks)
       for (const auto& u : set.ranks)
         if (!t.device_names.empty() && !u.device_names.empty() && t.device_names.front() != u.device_names.front()) mixed = true;
-    if (mixed) set.diagnostics.add("ranks from different jobs? the traces name different GPU models", "warning", models);
+    if (mixed)
+      set.diagnostics.add("ranks from different jobs? the traces name different GPU models (not decisive alone: cross-rank "
+                          "analyses still run)",
+                          "warning", models);
     // Each world size stated, with the first file stating it (the example had been empty; review
     // of 2026-12-05).
     std::map<int64_t, std::pair<std::string, int64_t>> worlds;  // world size -> first file, files
@@ -601,7 +614,20 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
       for (const auto& [w, first] : worlds)
         example += (example.empty() ? "" : "; ") + std::string("world_size ") + std::to_string(w) + " in " + first.first +
                    (first.second > 1 ? " and " + std::to_string(first.second - 1) + " other file" + (first.second > 2 ? "s" : "") : "");
-      set.diagnostics.add("ranks from different jobs? the traces state different world sizes", "warning", example);
+      set.diagnostics.add("ranks from different jobs: the traces state different world sizes; cross-rank analyses skipped",
+                          "warning", example);
+      not_one_job.emplace_back("they state different world sizes");
+    }
+    if (!not_one_job.empty()) {
+      for (const auto& why : not_one_job) set.not_one_job += (set.not_one_job.empty() ? "" : " and ") + why;
+      // One row for what is skipped and how to read the jobs apart; the signals' rows name the
+      // ranks and files.
+      set.diagnostics.add("cross-rank analyses skipped, the ranks are not one job: clock_skew, collectives and stragglers; "
+                          "findings without straggler and collective-wait parts; critical_path and whatif without notes on "
+                          "waits for other ranks (the per-rank analyses ran)",
+                          "warning",
+                          set.not_one_job + ": analyse each job on its own (its rank files in a directory of their own, "
+                                            "or named as the inputs)");
     }
   }
   // Ranks the traces' distributedInfo.world_size names but no file holds: the cross-rank analyses

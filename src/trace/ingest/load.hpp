@@ -25,6 +25,13 @@ struct TraceSet {
   uint64_t file_bytes = 0;
   double load_wall_s = 0;
   int64_t cache_hits = 0;        // ranks read from the cache instead of parsed
+  // Why the ranks read are not one job, as assemble_trace_set decides it from the decisive signals
+  // (traces more than an hour apart in time, distributedInfo world sizes that disagree); empty when
+  // they are taken for one job. Where set, the cross-rank analyses (clock_skew, collectives and
+  // stragglers, the findings, critical-path and what-if parts built on matched collectives) are
+  // skipped and the per-rank ones run (review of 2026-12-07: two jobs' ranks had been given a
+  // 372-day clock offset, paired collectives and a straggler).
+  std::string not_one_job;
 };
 
 // Directories are expanded to their *.json, *.json.gz and *.pt.trace.json(.gz) files (sorted,
