@@ -1936,6 +1936,12 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
             if (e <= s.deployment.ep) ep = e;
           c.deployment.ep = ep;
           if (ep == 1) c.deployment.expert_load_factor = 0;
+          // At a smaller ep than the study's the busiest rank can take less: the study's factor is
+          // held to that ep's largest, ep x min(k, E/ep) / k (a factor valid at the study's ep had
+          // refused the candidate; 2026-12-07 review).
+          else if (c.deployment.expert_load_factor > 0)
+            c.deployment.expert_load_factor =
+                std::min(c.deployment.expert_load_factor, max_expert_load_factor(s.serving.deployment.model, ep));
           ep_differs = ep_differs || ep != s.deployment.ep;
           c.serving.policy = pol;
           c.serving.limits.max_batch_seqs = mbs;

@@ -328,6 +328,14 @@ class CostModel {
 // split a routed expert's FFN evenly (a dense model: 1 only).
 std::vector<int> valid_expert_parallel(const ModelConfig& model, int tp);
 
+// The largest busiest-EP-rank load over the mean that top-k routing can give at expert parallelism
+// `ep`: every token sends min(k, E / ep) of its k routed experts to one rank, mean k / ep a rank, so
+// ep x min(k, E / ep) / k. 1 for a dense model or ep <= 1. A given expert_load_factor above it is
+// refused (it had been taken as given: 1e9 ran at 0.00038 decode tokens/s; 2026-12-07 review).
+double max_expert_load_factor(const ModelConfig& model, int ep);
+// Its formula with the figures, for the messages: "ep x min(k, E/ep) / k = 2 x min(8, 128/2) / 8 (...)".
+std::string max_expert_load_factor_text(const ModelConfig& model, int ep);
+
 // Achievable link of a system's scale-up network (bandwidth x achievable fraction, latency).
 Link scale_up_link(const Catalog& cat, const System& s);
 

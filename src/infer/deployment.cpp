@@ -294,6 +294,17 @@ Deployment make_deployment(const Catalog& given_cat, const InferData& data, cons
                 !d.model.moe ? d.model.id + " is dense: it has no experts whose load could be uneven"
                              : "ep is 1: every device holds every expert, and no expert-parallel rank is busier than another",
                 !d.model.moe ? "leave it out" : "give ep > 1 (expert parallelism), or leave it out");
+  // At most the largest load the routing can give the busiest rank, ep x min(k, E/ep) / k, said at
+  // the key's line or the CLI option (--expert-load-factor 3 at a cap of 2, and 1e9, had been
+  // costed as given: 0.00038 decode tokens/s, no note; 2026-12-07 review). An ep the experts do
+  // not divide is refused by Deployment::check, with the valid degrees.
+  if (s.expert_load_factor > 0 && d.model.moe && s.ep > 1 && d.model.moe->num_experts % s.ep == 0 &&
+      s.expert_load_factor > max_expert_load_factor(d.model, s.ep) * (1 + 1e-12))
+    throw Error(at("expert_load_factor"),
+                "expert_load_factor " + format_double(s.expert_load_factor) + " is above " + format_double(max_expert_load_factor(d.model, s.ep)) +
+                    ", the largest load the busiest of " + std::to_string(s.ep) + " expert-parallel ranks can take: " +
+                    max_expert_load_factor_text(d.model, s.ep),
+                "at most " + format_double(max_expert_load_factor(d.model, s.ep)) + ", or leave it out for the routing's expected maximum");
   // The checkpoint's own format, given (`--weights mxfp4` for GPT-OSS), is the checkpoint: its
   // experts-only quantisation and FP8 activations hold as when it is left out (every layer had
   // been costed in 4-bit, 28% below the decode floor, without a note; 2026-12-04 review).

@@ -2933,5 +2933,63 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             self.assertNotIn("did you mean", p.stderr)
             self.assertLess(took_s, 10)
 
+    def test_a_recompute_after_preemption_prefills_every_token_and_emits_the_next(self):
+        """Question (review of 2026-12-07): does a preempted request's recompute, as vLLM's,
+        prefill prompt + generated tokens and sample the next token from that pass? Yes: two
+        100 + 1,000-token requests in a 1,200-token cache (75 blocks) preempt once, when both
+        need a 38th block at 493 tokens generated, and run 2 x 1,000 - 493 = 1,507 passes, each
+        emitting a token per sequence in it. The recompute had covered a token fewer and emitted
+        nothing: 17 preemptions and 1,524 passes."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "pre.csv"), "w") as fh:
+                fh.write("arrival_s,prompt_tokens,output_tokens\n0,100,1000\n0,100,1000\n")
+            for policy in ("continuous", "chunked-prefill"):
+                f = os.path.join(d, policy + ".yaml")
+                with open(f, "w") as fh:
+                    fh.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                             "serving: {policy: %s, max_batch_seqs: 256, max_batch_tokens: 8192, kv_capacity_tokens: 1200}\n"
+                             "workload: {arrival: trace, trace_file: pre.csv}\n" % policy)
+                j = run_json("infer", "serve", f)
+                s = scalars(j)
+                self.assertEqual((s["completed_count"], s["preemptions_count"], s["iterations_count"]), (2, 1, 1507), policy)
+                self.assertAlmostEqual(s["mean_batch_seqs"] * s["iterations_count"], 2000, places=6)
+                for r in rows(j["tables"]["requests"]):
+                    self.assertAlmostEqual(r["e2e_s"], r["ttft_s"] + r["tpot_s"] * (r["output_tokens"] - 1), places=9)
+
+    def test_an_expert_load_factor_above_the_routings_largest_is_refused(self):
+        """Question (review of 2026-12-07): is a busiest-EP-rank factor that no routing can give
+        refused? Yes: at most ep x min(k, E/ep) / k (Qwen3-30B-A3B at ep 2: 2 x min(8, 128/2) / 8 =
+        2), said at the option or the study's line with the cap and its formula. 3 and 1e9 had been
+        taken as given (1e9: 0.00038 decode tokens/s, no note). The cap itself is accepted, and a
+        plan candidate at a smaller ep than the study's holds the factor to that ep's cap."""
+        args = ("infer", "estimate", "--model", "qwen3-30b-a3b", "--accelerator", "h100-sxm-80gb", "--tp", "2", "--ep", "2",
+                "--batch", "64")
+        self.assertEqual(scalars(run_json(*args, "--expert-load-factor", "2"))["expert_load_factor_decode"], 2)
+        for f in ("3", "1e9"):
+            p = run(*args, "--expert-load-factor", f, ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("--expert-load-factor", p.stderr)
+            self.assertIn("is above 2, the largest load the busiest of 2 expert-parallel ranks can take: "
+                          "ep x min(k, E/ep) / k = 2 x min(8, 128/2) / 8", p.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "s.yaml")
+            with open(f, "w") as fh:
+                fh.write("deployment:\n  model: qwen3-30b-a3b\n  accelerator: h100-sxm-80gb\n  tp: 2\n  ep: 2\n"
+                         "  expert_load_factor: 3\n")
+            p = run("infer", "estimate", f, ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("s.yaml:6", p.stderr)
+            self.assertIn("expert_load_factor 3 is above 2", p.stderr)
+            # A plan from tp 4 ep 4 (cap 4): the tp 2 candidate runs ep 2, at its cap of 2.
+            with open(f, "w") as fh:
+                fh.write("deployment: {model: qwen3-30b-a3b, accelerator: h100-sxm-80gb, tp: 4, ep: 4, expert_load_factor: 3}\n"
+                         "serving: {policy: continuous, max_batch_seqs: 64, max_batch_tokens: 8192}\n"
+                         "workload: {arrival: poisson, rate_per_s: 5, requests: 100, prompt: {dist: fixed, mean: 512},"
+                         " output: {dist: fixed, mean: 32}}\n"
+                         "slo: {ttft_s: 2.0, tpot_s: 0.1}\n"
+                         "plan: {tp: [2, 4], max_batch_seqs: [64], max_devices: 16, requests: 100}\n")
+            j = run_json("infer", "plan", f)
+            self.assertEqual([(r["tp"], r["ep"], r["status"]) for r in rows(j["tables"]["candidates"])], [(2, 2, "ok"), (4, 4, "ok")])
+
 if __name__ == "__main__":
     unittest.main()

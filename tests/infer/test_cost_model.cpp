@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "common.hpp"
 #include "core/random.hpp"
@@ -844,4 +845,43 @@ TEST(CostModel, TheValidTensorParallelDegreesStayInTheScaleUpDomain) {
   nvl.par.tp = 3;
   const std::string msg72 = refusal(nvl);
   EXPECT_NE(msg72.find("(valid: 1, 2, 4, 8, 16, 32)"), std::string::npos) << msg72;
+}
+
+// Review of 2026-12-07: a given expert_load_factor above the largest load the routing can give the
+// busiest EP rank, ep x min(k, E/ep) / k, was taken as given (Qwen3-30B-A3B at ep 2: 3 where the
+// cap is 2, and 1e9 ran at 0.00038 decode tokens/s). Question: is such a factor refused, by the
+// deployment (naming the key or CLI option where it was given) and by Deployment::check, with the
+// cap and its formula, while the cap itself is accepted?
+TEST(CostModel, ExpertLoadFactorAboveTheRoutingsLargestIsRefused) {
+  DeploymentSpec ds = spec("qwen3-30b-a3b", "h100-sxm-80gb", "vllm", "bf16", 2, 2);
+  const Deployment base = make_deployment(catalog(), infer_data(), ds);
+  ASSERT_TRUE(base.model.moe);
+  ASSERT_EQ(base.model.moe->topk, 8);
+  ASSERT_EQ(base.model.moe->num_experts, 128);
+  EXPECT_DOUBLE_EQ(max_expert_load_factor(base.model, 2), 2.0);   // 2 x min(8, 64) / 8
+  EXPECT_DOUBLE_EQ(max_expert_load_factor(base.model, 1), 1.0);
+  const Deployment mixtral = deployment("mixtral-8x7b", "h100-sxm-80gb", "vllm", "bf16", 4, 4);
+  EXPECT_DOUBLE_EQ(max_expert_load_factor(mixtral.model, 4), 4.0);  // 4 x min(2, 8/4) / 2
+  ModelConfig few = mixtral.model;
+  few.moe->num_experts = 8;
+  few.moe->topk = 4;
+  EXPECT_DOUBLE_EQ(max_expert_load_factor(few, 4), 2.0);  // 4 x min(4, 2) / 4: a rank holds 2 of a token's 4
+  ds.expert_load_factor = 2;  // the cap itself: every token's experts on one rank
+  EXPECT_DOUBLE_EQ(CostModel(make_deployment(catalog(), infer_data(), ds)).expert_load_factor(64), 2.0);
+  for (const double f : {3.0, 1e9, std::numeric_limits<double>::infinity()}) {
+    ds.expert_load_factor = f;
+    ds.given_at["expert_load_factor"] = SourceLocation{"command line", 0, 0, "--expert-load-factor"};
+    try {
+      (void)make_deployment(catalog(), infer_data(), ds);
+      ADD_FAILURE() << "expert_load_factor " << f << " accepted";
+    } catch (const Error& e) {
+      const std::string w = e.what();
+      EXPECT_NE(w.find("--expert-load-factor"), std::string::npos) << w;
+      EXPECT_NE(w.find("is above 2, the largest load the busiest of 2 expert-parallel ranks can take"), std::string::npos) << w;
+      EXPECT_NE(w.find("ep x min(k, E/ep) / k = 2 x min(8, 128/2) / 8"), std::string::npos) << w;
+    }
+    Deployment d = base;
+    d.expert_load_factor = f;
+    EXPECT_THROW(CostModel{d}, Error) << f;
+  }
 }

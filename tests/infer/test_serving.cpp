@@ -936,3 +936,58 @@ TEST(Serving, LlamaCppCapNoteOffersFewerSequencesOnlyWhereAWindowFits) {
     EXPECT_NE(tight.find("holds less than one 4096-token window"), std::string::npos) << tight;
   }
 }
+
+// Review of 2026-12-07: a preempted sequence's recompute prefilled prompt + generated - 1 tokens,
+// emitted nothing and needed a decode pass of its own; reserving a token less, it was readmitted a
+// block sooner and preempted again (two 100 + 1,000-token requests in a 1,200-token cache: 17
+// preemptions, 1,524 passes). As vLLM's recompute preemption, the pass prefills every token the
+// sequence has (prompt + generated) and samples the next token. Question: with two requests in
+// lockstep in 75 blocks of 16, does one preemption happen, when both need a 38th block (context
+// 593 tokens, 493 generated), and does every pass then emit one token per sequence in it?
+TEST(Serving, RecomputeAfterPreemptionPrefillsEveryTokenAndEmitsTheNext) {
+  const int32_t prompt = 100;
+  const int32_t block_tokens = 16, blocks = 1200 / block_tokens;
+  // The first decode whose room (context + 1 tokens of KV: prompt + generated) needs more than
+  // half the blocks each: the newest is preempted there, with `g` tokens generated.
+  int32_t g = 1;
+  while (2 * ((prompt + g + block_tokens - 1) / block_tokens) <= blocks) ++g;
+  ASSERT_EQ(g, 493);
+  for (const std::string policy : {"continuous", "chunked-prefill"}) {
+    ServingSpec s = spec_8b(policy);
+    s.kv_capacity_tokens = 1200;
+    ASSERT_EQ(s.deployment.engine.kv_block_tokens, block_tokens);
+    const int32_t output = 1000;
+    std::vector<Request> reqs{Request{0, prompt, output, -1, 0}, Request{0, prompt, output, -1, 0}};
+    ServingSummary sum;
+    simulate_serving(s, reqs, &sum);
+    EXPECT_EQ(sum.completed, 2) << policy;
+    EXPECT_EQ(sum.preemptions, 1) << policy;
+    // g passes of both (the prefill and g - 1 decodes), then the older alone to its end, then the
+    // recompute and the newer's decodes: 2 x output - g passes, each emitting one token per
+    // sequence in it (the recompute had emitted none: 1,524 passes and 17 preemptions).
+    EXPECT_EQ(sum.iterations, 2 * output - g) << policy;
+    EXPECT_NEAR(sum.mean_batch_seqs * static_cast<double>(sum.iterations), 2.0 * output, 1e-9) << policy;
+  }
+  // A request whose last token comes from the recompute finishes with it: at output g + 1 the older
+  // finishes at the pass that preempts the newer, whose recompute of prompt + g tokens emits its
+  // last token; it finishes one such prefill pass after the older (no decode pass follows).
+  ServingSpec s = spec_8b();
+  s.kv_capacity_tokens = 1200;
+  std::vector<Request> reqs{Request{0, prompt, g + 1, -1, 0}, Request{0, prompt, g + 1, -1, 0}};
+  ServingSummary sum;
+  const Result r = simulate_serving(s, reqs, &sum);
+  EXPECT_EQ(sum.completed, 2);
+  EXPECT_EQ(sum.preemptions, 1);
+  EXPECT_EQ(sum.iterations, g + 2);  // g passes of both, the older's last decode, the recompute
+  const Table* t = r.table("requests");
+  ASSERT_NE(t, nullptr);
+  const auto e2e = t->column("e2e_s").f64.to_vector(), ttft = t->column("ttft_s").f64.to_vector(),
+             tpot = t->column("tpot_s").f64.to_vector();
+  const auto& pre = t->column("preemptions_count").i64;
+  ASSERT_EQ(e2e.size(), 2u);
+  EXPECT_EQ(pre[0] + pre[1], 1);
+  const size_t older = pre[0] == 0 ? 0 : 1, newer = 1 - older;
+  const CostModel cm(s.deployment);
+  EXPECT_NEAR(e2e[newer] - e2e[older], cm.iteration(cm.prefill(1, prompt + g)).total_s, 1e-12);
+  for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(e2e[i], ttft[i] + tpot[i] * g, 1e-12);
+}

@@ -4,7 +4,8 @@
 // tokens each contributes. It works through a SchedulerContext that owns the queues and the paged
 // KV cache; the context enforces capacity (an allocation that does not fit fails) and implements
 // preemption with recomputation (the evicted sequence loses its KV cache and returns to the front
-// of the waiting queue; its prompt and the tokens generated so far are prefilled again).
+// of the waiting queue; its prompt and the tokens generated so far are prefilled again, and that
+// pass samples its next token, as vLLM's recompute does).
 //
 // Contract of schedule():
 //  * every WorkItem names a sequence that is running after the call (admitted by the policy or
