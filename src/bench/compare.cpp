@@ -172,18 +172,22 @@ double chi2_over_k(double k, double z) {
 //    caller's order where neither is set), are split where the cases of a suite and metric moved
 //    together, between two consecutive runs, by more than max(5 robust deviations of such moves
 //    (1.4826 x their median absolute value, about 0), --min-effect): a new build, not drift. Each
-//    case's deviation is taken within the stretches between them (squared deviations from each
-//    stretch's mean, one degree of freedom less per stretch). A move is the median over the
+//    case's deviation is taken within the stretches between them (successive differences within
+//    each stretch, below). A move is the median over the
 //    cases of the difference of their log medians; needs 3 moves (4 runs). A 25% step half-way
 //    through a flat history had read as a 12% drift and a 35% slow-down passed the gate. A run
 //    alone between two shifts (under load) forms a stretch of one and adds nothing.
+//  - A trend (2026-12-07 review): a steady creep of 2% a run is no level shift (each move is below
+//    --min-effect), and taken as drift it had excused a 30% slow-down. The deviation is the
+//    successive-difference (von Neumann) one, from consecutive runs, with its own degrees of
+//    freedom (see Part below): a trend adds its slope^2 / 2 to the variance, not its range.
 //  - Within a suite and metric, whose cases drift alike and are pooled, a case whose variance
 //    exceeds the pool's median variance by more than the 99.9th over the 50th percentile of its
 //    chi-square is left out of the pool (one case that dipped 2x in one run had raised the pooled
 //    deviation of 68 cases from 2.7% to 13%); it is then judged with the pool's deviation.
 // Pooling (2026-12-04 review): a case's own 4-6 medians give a deviation as likely to read 1% as
 // 6%, so the cases of one suite and metric on one host share one variance, with the degrees of
-// freedom of every case with enough history. The sample deviation is used, not a MAD: a MAD of
+// freedom of every case with enough history. A variance estimate is used, not a MAD: a MAD of
 // 4-6 medians about their own median read 2.3% for a 3.0% drift and 24% of identical runs failed
 // the gate (2026-12-06 review).
 void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, double>>>& logs, const CompareOptions& opt) {
@@ -275,10 +279,24 @@ void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, 
       stretch_of[key][runs[j]] = stretch;
     }
   }
-  // Each case's sum of squared deviations from its stretches' means over the runs kept.
+  // Each case's successive differences over the runs kept, in time order, within each stretch
+  // (2026-12-07 review: the sample deviation about each stretch's mean counted a steady creep as
+  // drift: ten runs slowing 2% each read a 6.6% "drift", a t cut-off of ~40%, and a 30% slow-down
+  // after them passed as within_run_noise, exit 0). The von Neumann mean square successive
+  // difference estimates the variance from consecutive runs only, sigma^2 = sum (x[j+1] - x[j])^2 /
+  // (2 (n - 1)): a linear trend adds slope^2 / 2 to it (2% a run: a deviation of 1.4%), not the
+  // trend's whole range, and what it measures, the spread of the difference of two consecutive run
+  // medians, is what A against B is. Under no trend it is unbiased. Its degrees of freedom are fewer than
+  // n - 1: for independent normal medians sum (x[j+1] - x[j])^2 / (2 sigma^2) over a stretch of m
+  // differences has mean m and variance 3 m - 1 (von Neumann 1941; m = 1 is a chi-square of 1), so
+  // summed over stretches (and over the cases pooled) the estimate matches a chi-square of
+  // 2 M^2 / sum (3 m - 1) degrees of freedom in its first two moments (Satterthwaite), M = sum m:
+  // 2 (n - 1)^2 / (3 n - 4) for one stretch of n runs, about 2 n / 3 (ten runs: 6.2, against 9).
   struct Part {
-    double ss = 0;
-    int64_t dof = 0;
+    double ss = 0;         // half the sum of the squared successive differences
+    int64_t diffs = 0;     // the number of differences (M)
+    double var_units = 0;  // sum over the stretches of 3 m - 1: the variance of ss / sigma^2 (its mean: diffs)
+    double dof() const { return var_units > 0 ? 2.0 * static_cast<double>(diffs) * static_cast<double>(diffs) / var_units : 0.0; }
   };
   std::vector<Part> part(c.cases.size());
   std::map<std::string, std::vector<size_t>> pools;  // suite + metric -> cases with a deviation
@@ -287,9 +305,13 @@ void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, 
     const std::string key = cc.suite + "\n" + cc.metric;
     const auto lo = left_out.find(key);
     const auto st = stretch_of.find(key);
-    std::map<int, std::vector<double>> by_stretch;
+    std::vector<std::pair<int, double>> in_time = logs[i];
+    std::stable_sort(in_time.begin(), in_time.end(), [&](const auto& x, const auto& y) {
+      return time_rank[static_cast<size_t>(x.first)] < time_rank[static_cast<size_t>(y.first)];
+    });
+    std::map<int, std::vector<double>> by_stretch;  // in time order within each
     int64_t kept = 0;
-    for (const auto& p : logs[i])
+    for (const auto& p : in_time)
       if (lo == left_out.end() || !lo->second.count(p.first)) {
         int s = 0;  // (a case held by one run alone is in no group: one stretch)
         if (st != stretch_of.end()) {
@@ -302,40 +324,41 @@ void estimate_drift(Comparison& c, const std::vector<std::vector<std::pair<int, 
     cc.history_count = kept;
     if (cc.history_count < kMinHistoryRuns) continue;
     for (const auto& [s, v] : by_stretch) {
-      double mean = 0;
-      for (double x : v) mean += x;
-      mean /= static_cast<double>(v.size());
-      for (double x : v) part[i].ss += (x - mean) * (x - mean);
-      part[i].dof += static_cast<int64_t>(v.size()) - 1;
+      if (v.size() < 2) continue;  // a stretch of one run adds nothing
+      for (size_t j = 0; j + 1 < v.size(); ++j) part[i].ss += 0.5 * (v[j + 1] - v[j]) * (v[j + 1] - v[j]);
+      const auto m = static_cast<int64_t>(v.size()) - 1;
+      part[i].diffs += m;
+      part[i].var_units += 3.0 * static_cast<double>(m) - 1.0;
     }
-    if (part[i].dof < 1) continue;
-    cc.run_to_run_sd_log = std::sqrt(part[i].ss / static_cast<double>(part[i].dof));
-    cc.run_to_run_dof = part[i].dof;
+    if (part[i].diffs < 1) continue;
+    cc.run_to_run_sd_log = std::sqrt(part[i].ss / static_cast<double>(part[i].diffs));
+    cc.run_to_run_dof = part[i].dof();
     pools[key].push_back(i);
   }
   for (const auto& [k, members] : pools) {
     std::vector<double> var;
-    for (size_t i : members) var.push_back(part[i].ss / static_cast<double>(part[i].dof));
+    for (size_t i : members) var.push_back(part[i].ss / static_cast<double>(part[i].diffs));
     const double med = median_of(var);
-    double ss = 0;
-    int64_t dof = 0;
+    Part pooled;
     for (size_t i : members) {
-      const double k_i = static_cast<double>(part[i].dof);
+      const double k_i = part[i].dof();
       // (A pool whose typical case never moves, a peak RSS, has a median variance of 0: nothing
       // is an outlier of it.)
-      const bool outlier = members.size() >= 3 && med > 0 && part[i].ss / k_i > med * chi2_over_k(k_i, 3.0902) / chi2_over_k(k_i, 0);
+      const bool outlier = members.size() >= 3 && med > 0 &&
+                           part[i].ss / static_cast<double>(part[i].diffs) > med * chi2_over_k(k_i, 3.0902) / chi2_over_k(k_i, 0);
       if (outlier) {
         ++c.drift_cases_left_out;
         continue;
       }
-      ss += part[i].ss;
-      dof += part[i].dof;
+      pooled.ss += part[i].ss;
+      pooled.diffs += part[i].diffs;
+      pooled.var_units += part[i].var_units;
     }
     for (size_t i : members) {
       auto& cc = c.cases[i];
-      if (dof > cc.run_to_run_dof) {
-        cc.run_to_run_sd_log = std::sqrt(ss / static_cast<double>(dof));
-        cc.run_to_run_dof = dof;
+      if (pooled.diffs > 0 && pooled.dof() > cc.run_to_run_dof) {
+        cc.run_to_run_sd_log = std::sqrt(pooled.ss / static_cast<double>(pooled.diffs));
+        cc.run_to_run_dof = pooled.dof();
       }
     }
   }
@@ -615,13 +638,14 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
         }
     }
     // history_z standard deviations of a known drift, as a Student t cut-off of the same tail
-    // for a deviation estimated from run_to_run_dof degrees of freedom, of which at least
-    // kMinDriftDof (8: 4.28 for z 3). With 3 of them (a command with 3 earlier runs) the cut-off
-    // was 9.22 and an 18% slow-down at a 3.7% drift passed as within_run_noise (2026-12-06 review).
+    // for a deviation estimated from run_to_run_dof (effective, fractional since the 2026-12-07
+    // review) degrees of freedom, of which at least kMinDriftDof (8: 4.28 for z 3). With 3 of them
+    // (a command with 3 earlier runs) the cut-off was 9.22 and an 18% slow-down at a 3.7% drift
+    // passed as within_run_noise (2026-12-06 review).
     auto within_drift = [&](const CaseComparison& cc) {
       return std::isfinite(cc.run_to_run_sd_log) && cc.run_to_run_dof >= kMinDriftDof && cc.median_a > 0 && cc.median_b > 0 &&
              std::fabs(std::log(cc.median_b / cc.median_a)) <=
-                 student_t_cutoff(opt.history_z, static_cast<double>(cc.run_to_run_dof)) * std::sqrt(2.0) * cc.run_to_run_sd_log;
+                 student_t_cutoff(opt.history_z, cc.run_to_run_dof) * std::sqrt(2.0) * cc.run_to_run_sd_log;
     };
     for (auto& cc : c.cases) {
       // Direction from the medians; where they are equal (a change of 0, which only passes the

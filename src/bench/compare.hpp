@@ -60,9 +60,11 @@ inline constexpr int kMinHistoryRuns = 3;
 // 4.28, within 1.5x of the normal 3. With fewer the cut-off explodes (9.22 at 3 dof, 6.62 at 4,
 // 4.53 at 7): a `bench run` command with 3 earlier runs and a 3.7% drift passed an 18% slow-down,
 // 4.6 of its run-to-run deviations, as within_run_noise (up to +61% would have passed) (2026-12-06 review). The deviation is
-// still reported; the within-run verdict stands. A case alone in its suite and metric (a `bench run`
-// command) has one degree of freedom less than its earlier runs (its mean): it needs 9 of them.
-inline constexpr int64_t kMinDriftDof = 8;
+// still reported; the within-run verdict stands. The degrees of freedom are the successive-difference
+// estimate's effective ones (2026-12-07 review; compare.cpp, estimate_drift): 2 (n - 1)^2 / (3 n - 4)
+// for one case over n earlier runs in one stretch, so a case alone in its suite and metric (a
+// `bench run` command) needs 13 earlier runs (8.2; 12 give 7.6).
+inline constexpr double kMinDriftDof = 8;
 // Two scheduler ticks at the coarsest Linux rate (HZ 100, also USER_HZ): the smallest change of a
 // median of rusage user or system time that is not the attribution of a tick (see above).
 inline constexpr double kRusageCpuResolutionS = 0.02;
@@ -97,13 +99,14 @@ struct CaseComparison {
   // at its smallest reachable p; p_value is then its own, unadjusted). It fails a gate only when worse by min_effect AND its own p is
   // below alpha (before 2026-12-02 any such case 5% worse failed, p 0.69 included).
   bool family_excluded = false;
-  // Drift between runs: the sample standard deviation of log(median) over the history runs that
-  // hold the case with its parameters (not A; within the stretches between level shifts), pooled
-  // over the cases of its suite and metric; NaN with fewer than kMinHistoryRuns of them.
-  // history_count: how many; run_to_run_dof: the degrees of freedom of the (pooled) deviation (the
-  // runs less one per stretch, summed over the cases pooled).
+  // Drift between runs: the standard deviation of log(median) between the history runs that hold
+  // the case with its parameters (not A; within the stretches between level shifts), from the
+  // successive differences of consecutive runs (von Neumann; a steady trend is no drift: 2026-12-07
+  // review), pooled over the cases of its suite and metric; NaN with fewer than kMinHistoryRuns of
+  // them. history_count: how many; run_to_run_dof: the effective degrees of freedom of the (pooled)
+  // deviation, 2 M^2 / sum (3 m - 1) over its stretches of m differences, M = sum m (0: none).
   double run_to_run_sd_log = std::nan("");
-  int64_t run_to_run_dof = 0;
+  double run_to_run_dof = 0;
   int64_t history_count = 0;
 };
 

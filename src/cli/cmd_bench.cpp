@@ -95,10 +95,19 @@ std::optional<Error> store(BenchArgs& a, RunRecord& run, Result& res) {
     res.notes.push_back("NOT STORED: " + std::string(e.what()) + " (the measurements are only in this output)");
     return Error(e.where(), "the run was measured but not stored: " + e.message(),
                  "its measurements are in the output above; " + e.hint());
-  } catch (const Error& e) {
+  } catch (const LockedDatabase& e) {
+    // Locked past the busy timeout: the one failure that freeing the database cures.
     res.notes.push_back("NOT STORED: " + std::string(e.what()) + " (the measurements are only in this output)");
     return Error(e.where(), "the run was measured but not stored: " + e.message(),
                  "its measurements are in the output above; free the database and run again to store one");
+  } catch (const Error& e) {
+    // Any other failure (a full disk, a trigger or constraint of an edited database) is no lock:
+    // its own advice where it has one (2026-12-07 review: every failure to store read "free the
+    // database and run again", a dropped table included).
+    res.notes.push_back("NOT STORED: " + std::string(e.what()) + " (the measurements are only in this output)");
+    return Error(e.where(), "the run was measured but not stored: " + e.message(),
+                 "its measurements are in the output above; " +
+                     (e.hint().empty() ? std::string("fix what the message names and run again to store one") : e.hint()));
   } catch (const std::exception& e) {
     // Any other failure to store takes the same path (a JSON dump's "invalid UTF-8 byte" had
     // ended the command as an internal error, exit 3, and the run was lost; 2026-12-05 review).

@@ -18,7 +18,7 @@ using namespace sextant::bench;
 
 struct HistoryArgs {
   std::string db, run, a, b, test = "mann-whitney", correction = "none";
-  int64_t limit = 0, history = 10;
+  int64_t limit = 0, history = 15;  // 15 since the 2026-12-07 review (a `bench run` command needs 13; see --history)
   std::vector<std::string> suites, metrics;
   double alpha = 0.05, min_effect = 0.05;
   bool params = false, allow_missing = false, allow_unchecked = false;
@@ -179,8 +179,11 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   t.add_i64("unchecked_failure_flag");  // 1: an unchecked case that fails the gate (see the note)
   t.add_i64("family_excluded_flag");    // 1: left out of Holm's family by Tarone's rule (testable alone)
   t.add_i64("history_count");           // earlier runs of B's host holding the case with B's parameters
-  t.add_f64("run_to_run_sd_fraction");  // sd of the case's median between earlier runs (not A; within stretches between level shifts; pooled over its suite and metric), as a fraction
-  t.add_i64("run_to_run_dof_count");    // its degrees of freedom (0: not estimated)
+  t.add_f64("run_to_run_sd_fraction");  // sd of the case's median between earlier runs (not A; within stretches between level shifts; successive differences; pooled over its suite and metric), as a fraction
+  // Its effective degrees of freedom (0: not estimated): fractional, those of the successive-difference
+  // estimate (2 (n - 1)^2 / (3 n - 4) for n runs in one stretch); run_to_run_dof_count before the
+  // 2026-12-07 review, when it was the runs less one per stretch.
+  t.add_f64("run_to_run_effective_dof_count");
   std::string first_change;
   for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.min_p_value, x.method.empty() ? std::string("-") : x.method,
@@ -238,7 +241,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
       r.notes.push_back(std::to_string(within) + " case(s) changed significantly within the runs but by no more than " +
                         format_double(o.history_z) + " x sqrt(2) standard deviations of the drift between runs of this host (the medians of " +
                         "earlier runs, run_to_run_sd_fraction; sqrt(2): the spread of a difference of two run medians; a Student t "
-                        "cut-off of the same tail for a deviation estimated with run_to_run_dof_count degrees of freedom): "
+                        "cut-off of the same tail for a deviation estimated with run_to_run_effective_dof_count degrees of freedom): "
                         "within_run_noise, not a regression or an improvement");
     if (!c.history_runs_left_out.empty()) {
       std::string runs;
@@ -282,7 +285,7 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
                           "only the noise within a run, which two back-to-back runs of one build can exceed");
       if (few_dof > 0)
         r.notes.push_back(std::to_string(few_dof) + " of " + std::to_string(tested) + " case(s) have a drift between runs estimated from fewer than " +
-                          std::to_string(kMinDriftDof) + " degrees of freedom (run_to_run_dof_count; earlier runs of this host, pooled over " +
+                          format_double(kMinDriftDof) + " degrees of freedom (run_to_run_effective_dof_count; earlier runs of this host, pooled over " +
                           "the cases of a suite and metric, --history " + std::to_string(h.history) + "): too few to excuse a change " +
                           "(the t cut-off would pass several run-to-run deviations), so their within-run verdicts stand");
     }
@@ -367,9 +370,10 @@ void add_history_command(CLI::App& app) {
   cp->add_option("--min-effect", h->min_effect, "Smallest relative change of the median that counts (default 0.05)");
   cp->add_option("--test", h->test, "mann-whitney (default) or welch");
   cp->add_option("--history", h->history,
-                 "Runs of B's host started before A and B to read for the drift between runs (default 10; 0: none). With 3 or more "
-                 "holding a case and 8 degrees of freedom in its deviation (pooled over the cases of its suite and metric, within "
-                 "the stretches between level shifts; A is not among them; a `bench run` command needs 9 earlier runs), a change "
+                 "Runs of B's host started before A and B to read for the drift between runs (default 15; 0: none). With 3 or more "
+                 "holding a case and 8 effective degrees of freedom in its deviation (successive differences of consecutive runs, "
+                 "so a steady trend is no drift; pooled over the cases of its suite and metric, within the stretches between level "
+                 "shifts; A is not among them; a `bench run` command needs 13 earlier runs), a change "
                  "within 3 x sqrt(2) standard deviations of that drift (that of a difference of two run medians; a Student t "
                  "cut-off) is within_run_noise")
       ->check(non_negative_number());

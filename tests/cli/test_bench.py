@@ -151,6 +151,44 @@ class BenchCli(unittest.TestCase):
             self.assertNotIn("measured but not stored", err)
             self.assertNotIn("free the database", err)
 
+    def test_a_missing_table_is_refused_before_anything_runs(self):
+        # Review of 2026-12-07: with `drop table samples` the pre-run check passed, bench measured,
+        # then exited 2 with "SQLite prepare: no such table: samples (INSERT INTO samples(..." and
+        # the advice for a locked database, and `history show` printed SQL cut mid-word.
+        import sqlite3
+        sextant("bench", "run", "--reps", "2", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+        con = sqlite3.connect(self.db)
+        con.execute("drop table samples")
+        con.commit()
+        con.close()
+        marker = os.path.join(self.dir, "ran")
+        p = sextant("bench", "run", "--reps", "2", "--db", self.db, "-q", "--", "/bin/sh", "-c", f"touch {marker}", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertFalse(os.path.exists(marker), "the command ran before the database was checked")
+        for err in (p.stderr,
+                    sextant("history", "show", "1", "--db", self.db, check=False).stderr,
+                    sextant("history", "list", "--db", self.db, check=False).stderr):
+            self.assertIn(self.db, err)
+            self.assertIn("is not what sextant writes", err)
+            self.assertIn("no table samples", err)
+            self.assertIn("backup", err)
+            self.assertNotIn("measured but not stored", err)
+            self.assertNotIn("free the database", err)
+            self.assertNotIn("SQLite prepare", err)
+        # A failure to store that is no lock (here a trigger of an edited database) does not get
+        # the advice for a lock either.
+        fresh = os.path.join(self.dir, "trigger.db")
+        sextant("bench", "run", "--reps", "2", "--warmup", "0", "--db", fresh, "-q", "--", "/bin/true")
+        con = sqlite3.connect(fresh)
+        con.execute("create trigger no_samples before insert on samples begin select raise(abort, 'samples are read-only here'); end")
+        con.commit()
+        con.close()
+        p = sextant("bench", "run", "--reps", "2", "--warmup", "0", "--db", fresh, "-q", "--", "/bin/true", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("measured but not stored", p.stderr)
+        self.assertIn("samples are read-only here", p.stderr)
+        self.assertNotIn("free the database", p.stderr)
+
     def test_latest_and_the_list_follow_start_times(self):
         # Review of 2026-12-06: ids number runs as they were stored (when they finished); of two
         # overlapping runs, `latest` had been the one stored last, which started first.
@@ -405,35 +443,63 @@ class BenchCli(unittest.TestCase):
         # Review of 2026-12-06: the drift between runs had been the deviation of the medians of the
         # history runs AND A, so a real change counted as noise. (a) A level shift in the history:
         # ten runs of a command at 0.1 s, the last five at 0.125 s (a new build), A at 0.125 s, B
-        # 15% slower: the step read as a 12% drift and B within_run_noise, exit 0.
-        wobble = [1.01, 0.99, 1.005, 0.995, 1.0]
+        # 15% slower: the step read as a 12% drift and B within_run_noise, exit 0. Eight runs at each
+        # level (2026-12-07: a lone command needs 13 earlier runs for its drift to count at all, so
+        # the verdict is the step's doing, not too little history).
+        wobble = [1.01, 0.99, 1.005, 0.995, 1.0, 1.01, 0.99, 1.005]
         ids = self._wall_runs([0.1 * w for w in wobble] + [0.125 * w for w in wobble[::-1]] + [0.125, 0.125 * 1.15])
-        p, r = as_json("history", "compare", str(ids[-2]), str(ids[-1]), "--metric", "wall_s", "--db", self.db, check=False)
+        p, r = as_json("history", "compare", str(ids[-2]), str(ids[-1]), "--metric", "wall_s", "--history", "16", "--db", self.db,
+                       check=False)
         case = rows(table(r, "cases"))[0]
         self.assertEqual(case["verdict"], "regression", (case, r["notes"]))
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertEqual(case["history_count"], 10)
-        self.assertEqual(case["run_to_run_dof_count"], 8)  # ten runs less one mean per stretch
+        self.assertEqual(case["history_count"], 16)
+        # Two stretches of 8 runs, 7 successive differences each: 2 x 14^2 / (2 x 20)
+        self.assertAlmostEqual(case["run_to_run_effective_dof_count"], 2 * 14 ** 2 / 40, places=9)
         self.assertLess(case["run_to_run_sd_fraction"], 0.02)
         self.assertEqual(r["scalars"]["drift_level_shift_count"], 1)
-        self.assertTrue(any("level shifts in the history" in n and "run %d (+25%%" % ids[5] in n for n in r["notes"]), r["notes"])
+        self.assertTrue(any("level shifts in the history" in n and "run %d (+25%%" % ids[8] in n for n in r["notes"]), r["notes"])
         # An identical B passes.
         ids2 = self._wall_runs([0.125])
         p, r = as_json("history", "compare", str(ids[-2]), str(ids2[0]), "--metric", "wall_s", "--history", "10", "--db", self.db, check=False)
         self.assertEqual(p.returncode, 0, (rows(table(r, "cases")), r["notes"]))
 
     def test_the_baselines_own_change_is_no_drift_between_runs(self):
-        # (b) A flat history of ten runs at 0.1 s, A 10% faster (an optimisation landed), B 10%
-        # slower than A (it was lost): A's own change had widened the drift to 3.3% and B read
-        # within_run_noise, exit 0.
-        wobble = [1.01, 0.99, 1.005, 0.995, 1.0, 1.01, 0.99, 1.005, 0.995, 1.0]
+        # (b) A flat history of fifteen runs at 0.1 s (ten before 2026-12-07), A 10% faster (an
+        # optimisation landed), B 10% slower than A (it was lost): A's own change had widened the
+        # drift to 3.3% and B read within_run_noise, exit 0.
+        wobble = [1.01, 0.99, 1.005, 0.995, 1.0] * 3
         ids = self._wall_runs([0.1 * w for w in wobble] + [0.09, 0.099])
         p, r = as_json("history", "compare", str(ids[-2]), str(ids[-1]), "--metric", "wall_s", "--db", self.db, check=False)
         case = rows(table(r, "cases"))[0]
         self.assertEqual(case["verdict"], "regression", (case, r["notes"]))
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertEqual(case["run_to_run_dof_count"], 9)
+        self.assertEqual(case["history_count"], 15)  # the default --history
+        self.assertAlmostEqual(case["run_to_run_effective_dof_count"], 2 * 14 ** 2 / 41, places=9)
         self.assertLess(case["run_to_run_sd_fraction"], 0.02)
+
+    def test_a_creeping_history_is_no_drift_between_runs(self):
+        # Review of 2026-12-07: runs of a command slowing 2% a run (no level shift: each step is
+        # below --min-effect), A at the next step, B 30% slower than A. The drift had been the
+        # deviation of the history's medians about their mean, so the creep read as a 6.6% drift
+        # (8.6% over 15 runs), the cut-off ~40%, and B within_run_noise, exit 0. The successive
+        # differences read the creep as 1.4%.
+        wobble = [1.001, 0.999, 1.0005, 0.9995, 1.0]
+        creep = [0.3 * 1.02 ** i * wobble[i % 5] for i in range(15)]
+        a = 0.3 * 1.02 ** 15
+        ids = self._wall_runs(creep + [a, a * 1.3, a * 1.02])
+        p, r = as_json("history", "compare", str(ids[15]), str(ids[16]), "--metric", "wall_s", "--db", self.db, check=False)
+        case = rows(table(r, "cases"))[0]
+        self.assertEqual(case["verdict"], "regression", (case, r["notes"]))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(case["history_count"], 15)
+        self.assertAlmostEqual(case["run_to_run_effective_dof_count"], 2 * 14 ** 2 / 41, places=9)  # enough to excuse a change
+        self.assertGreater(case["run_to_run_sd_fraction"], 0.01)
+        self.assertLess(case["run_to_run_sd_fraction"], 0.02)
+        self.assertEqual(r["scalars"]["drift_level_shift_count"], 0)
+        # The next step of the creep (2%, below --min-effect) passes.
+        p, r = as_json("history", "compare", str(ids[15]), str(ids[17]), "--metric", "wall_s", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 0, (rows(table(r, "cases")), r["notes"]))
 
     def test_welch_on_constant_repetitions_judges_the_values(self):
         # Review of 2026-12-06: under --test welch five constant repetitions a side (3 s against

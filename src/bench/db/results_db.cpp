@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 // Migrations: entry i brings the schema from version i to i+1. Never edit a released entry;
-// append a new one.
+// append a new one, and add the tables and columns it creates to schema_columns() below.
 const std::vector<std::string>& migrations() {
   static const std::vector<std::string> m = {
       // 0 -> 1: hosts, runs, measurements, samples.
@@ -71,6 +71,27 @@ ALTER TABLE runs ADD COLUMN host_json TEXT;
   return m;
 }
 
+// The tables and columns each schema version has (those sextant reads or writes), for the check
+// that a database at our version still has them (2026-12-07 review: with `drop table samples`
+// bench measured, then failed to store with "no such table: samples ... free the database and run
+// again", and `history show` printed SQLite's statement cut mid-word).
+struct SchemaTable {
+  int since_version;
+  const char* table;
+  std::vector<const char*> columns;
+};
+const std::vector<SchemaTable>& schema_columns() {
+  static const std::vector<SchemaTable> t = {
+      {1, "hosts", {"id", "fingerprint", "hostname", "cpu_model", "logical_cpus", "memory_bytes", "kernel", "gpu", "gpu_driver", "info_json"}},
+      {1, "runs", {"id", "host_id", "kind", "label", "started_at", "finished_at", "sextant_version", "config_json", "notes_json"}},
+      {1, "measurements", {"id", "run_id", "suite", "name", "metric", "higher_is_better", "params_json", "warmup_count", "median"}},
+      {1, "samples", {"measurement_id", "rep", "value"}},
+      {2, "counters", {"measurement_id", "name", "available", "value", "reason"}},
+      {3, "runs", {"host_json"}},
+  };
+  return t;
+}
+
 // The error of a damaged file: its name, the damage and what to do (2026-12-06 review: a damaged
 // file read "SQLite: database disk image is malformed", and bench advised freeing the database).
 DamagedDatabase damaged_file(const std::string& path, const std::string& detail) {
@@ -82,13 +103,32 @@ DamagedDatabase damaged_file(const std::string& path, const std::string& detail)
 // SQLite's codes for a damaged file: a malformed page or record.
 bool is_damage(int rc) { return (rc & 0xff) == SQLITE_CORRUPT; }
 
+// SQLite's codes for a database another connection holds (past the busy timeout).
+bool is_lock(int rc) { return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED; }
+
+LockedDatabase locked_file(const std::string& path, const std::string& detail) {
+  return LockedDatabase(SourceLocation{path, 0, 0, "--db"}, "the results database is locked by another process (SQLite: " + detail + ")",
+                        "free the database (another sextant writing it, or a program holding it open) and run again");
+}
+
+// The start of a statement for an error, cut at a word (it was cut at 60 bytes mid-word).
+std::string sql_excerpt(const std::string& sql) {
+  std::string one_line;
+  for (const char c : sql) one_line += (c == '\n' || c == '\t') ? ' ' : c;
+  if (one_line.size() <= 60) return one_line;
+  size_t cut = one_line.rfind(' ', 60);
+  if (cut == std::string::npos || cut < 20) cut = 60;
+  return one_line.substr(0, cut) + " ...";
+}
+
 class Stmt {
  public:
   Stmt(sqlite3* db, const std::string& sql, const std::string& path) : db_(db), path_(path) {
     const int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &s_, nullptr);
     if (is_damage(rc)) throw damaged_file(path, sqlite3_errmsg(db));
+    if (is_lock(rc)) throw locked_file(path, sqlite3_errmsg(db));
     if (rc != SQLITE_OK)
-      throw Error(SourceLocation{path}, fmt::format("SQLite prepare: {} ({})", sqlite3_errmsg(db), sql.substr(0, 60)));
+      throw Error(SourceLocation{path}, fmt::format("SQLite prepare: {} ({})", sqlite3_errmsg(db), sql_excerpt(sql)));
   }
   ~Stmt() { sqlite3_finalize(s_); }
   Stmt& bind(int i, const std::string& v) { check(sqlite3_bind_text(s_, i, v.c_str(), -1, SQLITE_TRANSIENT)); return *this; }
@@ -100,6 +140,7 @@ class Stmt {
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
     if (is_damage(rc)) throw damaged_file(path_, sqlite3_errmsg(db_));
+    if (is_lock(rc)) throw locked_file(path_, sqlite3_errmsg(db_));
     throw Error(SourceLocation{path_}, std::string("SQLite: ") + sqlite3_errmsg(db_));
   }
   void reset() { sqlite3_reset(s_); sqlite3_clear_bindings(s_); }
@@ -267,6 +308,7 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
                     fmt::format("results database has schema version {}, newer than this Sextant's {}", schema_version(),
                                 latest_schema_version()),
                     "use a newer sextant or another --db");
+      require_schema();
       return;
     }
     // Look before touching (as open_existing does): a database newer than this build, or a SQLite
@@ -277,6 +319,9 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
       throw Error(SourceLocation{path_, 0, 0, "--db"},
                   fmt::format("results database has schema version {}, newer than this Sextant's {}", schema_version(), latest_schema_version()),
                   "use a newer sextant or another --db");
+    // A database at one of our versions with a table or column gone (dropped, edited) is refused
+    // before anything is measured or migrated (2026-12-07 review).
+    if (schema_version() >= 1) require_schema();
     if (schema_version() == 0) {
       Stmt t(db_, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", path_);
       std::string tables;
@@ -293,7 +338,7 @@ ResultsDb::ResultsDb(const std::string& path, int target_version, double busy_ti
       const int r = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, &err);
       sqlite3_free(err);
       if (r == SQLITE_OK && journal_mode() == "wal") break;
-      if (attempt > 200) throw Error(SourceLocation{path}, "cannot switch the results database to WAL mode (busy)");
+      if (attempt > 200) throw locked_file(path, "cannot switch it to WAL mode: busy");
       sqlite3_sleep(50);
     }
     exec("PRAGMA synchronous=FULL");
@@ -361,8 +406,47 @@ void ResultsDb::exec(const std::string& sql) const {
     std::string msg = err ? err : sqlite3_errmsg(db_);
     sqlite3_free(err);
     if (is_damage(rc)) throw damaged_file(path_, msg);
+    if (is_lock(rc)) throw locked_file(path_, msg);
     throw Error(SourceLocation{path_}, "SQLite: " + msg);
   }
+}
+
+void ResultsDb::require_schema() const {
+  const int version = std::min(schema_version(), latest_schema_version());
+  std::set<std::string> tables;
+  {
+    Stmt t(db_, "SELECT name FROM sqlite_master WHERE type = 'table'", path_);
+    while (t.step()) tables.insert(t.str(0));
+  }
+  std::vector<std::string> missing_tables, missing_columns;
+  std::set<std::string> expected;
+  for (const SchemaTable& st : schema_columns()) {
+    if (st.since_version > version) continue;
+    expected.insert(st.table);
+    if (!tables.count(st.table)) {
+      if (std::find(missing_tables.begin(), missing_tables.end(), st.table) == missing_tables.end()) missing_tables.push_back(st.table);
+      continue;
+    }
+    std::set<std::string> columns;
+    Stmt c(db_, fmt::format("PRAGMA table_info(\"{}\")", st.table), path_);
+    while (c.step()) columns.insert(c.str(1));
+    for (const char* col : st.columns)
+      if (!columns.count(col)) missing_columns.push_back(std::string(st.table) + "." + col);
+  }
+  if (missing_tables.empty() && missing_columns.empty()) return;
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  std::string what;
+  if (!missing_tables.empty()) what += (missing_tables.size() == 1 ? "no table " : "no tables ") + joined(missing_tables);
+  if (!missing_columns.empty()) what += (what.empty() ? "" : " and ") + std::string(missing_columns.size() == 1 ? "no column " : "no columns ") + joined(missing_columns);
+  throw DamagedDatabase(SourceLocation{path_, 0, 0, "--db"},
+                        fmt::format("the results database is not what sextant writes: schema version {} has tables {}, but this file has {}",
+                                    version, joined(std::vector<std::string>(expected.begin(), expected.end())), what),
+                        "it was edited or damaged: restore it from a backup, or give another --db (a new file starts a new history); "
+                        "sextant neither adds runs to it nor reads it");
 }
 
 int ResultsDb::schema_version() const {

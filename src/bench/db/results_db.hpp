@@ -34,6 +34,15 @@ class DamagedDatabase : public Error {
   using Error::Error;
 };
 
+// A results database that another connection holds locked past the busy timeout (SQLite BUSY or
+// LOCKED): the one failure to store that freeing the database and running again cures. `bench`
+// gives that advice for it alone (2026-12-07 review: it gave it for every failure to store, a
+// missing table included).
+class LockedDatabase : public Error {
+ public:
+  using Error::Error;
+};
+
 struct RunRecord {
   int64_t id = 0;
   std::string kind;   // suite | command | import
@@ -111,6 +120,9 @@ class ResultsDb {
  private:
   void exec(const std::string& sql) const;
   void migrate(int target);
+  // Throws DamagedDatabase naming the file when a table or column that the schema at the file's
+  // version has is missing (a dropped table: 2026-12-07 review), before anything is read or written.
+  void require_schema() const;
   std::string path_;
   sqlite3* db_ = nullptr;
 };
