@@ -339,6 +339,39 @@ double GoodputConfig::mean_restart_s(bool with_restore) const {
   return wsum > 0 ? tsum / wsum : recovery.restart_s + recovery.rendezvous_s(job.nodes()) + recovery.warmup_s;
 }
 
+double GoodputConfig::persist_at_risk_s(const FailureProcess& p, const CheckpointSchedule& sched, double interval_s) const {
+  if (sched.levels.empty()) return 0.0;
+  const auto& lv = sched.levels[restore_level(p, sched)];
+  double at_risk = lv.persist_s;
+  // A preemption's notice short of the final save (blocking + remote persist; a longer one is
+  // graceful and loses nothing): the checkpoint whose block and persist end within it is kept
+  // (engine: Sim::on_preemption). At full speed the level's checkpoints land every C_l; one
+  // landing d <= n after the notice saves C_l - d, so the notice saves n - n^2 / (2 C_l) per
+  // preemption on average (2026-12-07 review).
+  if (p.kind == EventKind::Preemption && p.notice_s > 0 && interval_s > 0) {
+    double min_cycle = 0;
+    for (const auto& l : sched.levels) min_cycle = std::max(min_cycle, (l.persist_s + sched.blocking_s) / double(l.every_count));
+    const double cycle_s = std::max(interval_s + sched.blocking_s, min_cycle) * double(lv.every_count);
+    const double n = std::min({p.notice_s, sched.blocking_s + lv.persist_s, cycle_s});
+    at_risk -= n - n * n / (2.0 * cycle_s);
+  }
+  return at_risk;
+}
+
+double GoodputConfig::mean_persist_at_risk_s(const CheckpointSchedule& sched, double interval_s, int level) const {
+  if (sched.levels.empty()) return 0.0;
+  double wsum = 0, psum = 0;
+  for (const auto& p : processes) {
+    if (p.kind == EventKind::FailSlow || graceful(p)) continue;
+    if (level >= 0 && restore_level(p, sched) != size_t(level)) continue;
+    const double w = process_rate_per_s(p);
+    wsum += w;
+    psum += w * persist_at_risk_s(p, sched, interval_s);
+  }
+  if (wsum > 0) return psum / wsum;
+  return level >= 0 && size_t(level) < sched.levels.size() ? sched.levels[size_t(level)].persist_s : sched.remote().persist_s;
+}
+
 double GoodputConfig::restart_s_of(const FailureProcess& p, const CheckpointSchedule& sched, bool with_restore, double requeue) const {
   double t = recovery.restart_s + recovery.rendezvous_s(job.nodes()) + recovery.warmup_s;
   if (with_restore && !sched.levels.empty()) t += sched.levels[restore_level(p, sched)].restore_s;
@@ -789,17 +822,14 @@ EventEstimate estimate_events_poisson(const GoodputConfig& c) {
   double min_cycle = 0;
   for (const auto& l : sched.levels) min_cycle = std::max(min_cycle, (l.persist_s + sched.blocking_s) / double(l.every_count));
   const double delta = std::max(sched.blocking_s, min_cycle - tau);
+  // (A preemption's notice keeps the checkpoint landing within it: persist_at_risk_s, as the
+  // closed forms take it since 2026-12-07, review.)
   double persist = 0;
-  if (!sched.levels.empty()) {
-    double wsum = 0, psum = 0;
-    for (const auto& p : c.processes) {
-      if (p.kind == EventKind::FailSlow || c.graceful(p)) continue;
-      const double w = c.process_rate_per_s(p);
-      wsum += w;
-      psum += w * sched.levels[c.restore_level(p, sched)].persist_s;
+  for (const auto& p : c.processes)
+    if (p.kind != EventKind::FailSlow && !c.graceful(p)) {
+      persist = c.mean_persist_at_risk_s(sched, tau);
+      break;
     }
-    persist = wsum > 0 ? psum / wsum : 0.0;
-  }
   const double progress = c.fail_slow_progress();
   // Slow episodes taken at their mean: the work and each interval's compute take 1/progress as
   // long, so an interval stretched beyond the time between failures never checkpoints (slowdown

@@ -176,6 +176,21 @@ struct GoodputConfig {
   // restores from remote in 108 s). `with_restore` false leaves the restore out (the multi-level
   // closed form adds each level's own).
   double mean_restart_s(bool with_restore = true) const;
+  // The work a failure of p loses beyond Daly's (the time since its checkpoint cycle began), with
+  // checkpoints every interval_s, as the engine runs it: the persist P of its restore_level (a
+  // failure within P of that level's checkpoint falls back one more of its cycles, C_l =
+  // every_count x max(interval + blocking, min_cycle)), less, for a preemption of notice n short
+  // of the final save, what the notice saves: a checkpoint whose block or persist ends within n
+  // of the notice is kept (the job waits for it), so a preemption d <= n before it lands saves
+  // C_l - d against none (the wait d against a fall back of one cycle), on average over the cycle
+  // n - n^2 / (2 C_l). Negative where the notice saves more than P (sync-remote, where P = 0 and
+  // the block is the remote write). 2026-12-07 review: the closed forms had
+  // charged P whatever the notice (async-remote, a 300 s persist, 299 s of notice: Daly 0.8338
+  // where the simulation gives 0.8447).
+  double persist_at_risk_s(const FailureProcess& p, const CheckpointSchedule& sched, double interval_s) const;
+  // Its rate-weighted mean over the work-losing processes (those restoring from `level` alone
+  // where level >= 0); the level's persist (the remote one's where level < 0) where there are none.
+  double mean_persist_at_risk_s(const CheckpointSchedule& sched, double interval_s, int level = -1) const;
   // The spare pool's load: every loss that takes spares, each a class of its size with
   // mean_events = its rate per second of wall time x repair_s. Node-losing interrupts arrive over
   // the whole wall time (the engine draws them while the job is down too); slow-node evictions

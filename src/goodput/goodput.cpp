@@ -368,20 +368,15 @@ Result run_goodput(const GoodputConfig& c) {
   // multi-level table below: the lowest level that survives it; SDC and preemptions the remote
   // one), weighted by the processes' rates. Before 2026-12-03 it was the remote level's for every
   // failure: NVMe saved in 20 s beside an 800 s remote save read 0.893 where the simulation and
-  // Daly with P = 20 s give 0.926.
-  double persist_at_risk = 0;
-  if (!sched.levels.empty()) {
-    double wsum = 0, psum = 0;
-    for (const auto& p : c.processes) {
-      if (p.kind == EventKind::FailSlow || c.graceful(p)) continue;
-      const size_t l = c.restore_level(p, sched);
-      const double w = c.process_rate_per_s(p);
-      wsum += w;
-      psum += w * sched.levels[l].persist_s;
-    }
-    persist_at_risk = wsum > 0 ? psum / wsum : sched.remote().persist_s;
-  }
-  const double restart_eff = restart + persist_at_risk;
+  // Daly with P = 20 s give 0.926. A preemption's notice keeps the checkpoint that lands within
+  // it, which takes n - n^2 / (2 C) off (GoodputConfig::persist_at_risk_s; it depends on the
+  // interval through the cycle C): before 2026-12-07 every such preemption was charged P (async-
+  // remote, a 300 s persist and 299 s of notice: Daly 0.8338 against a simulated 0.8447; review).
+  // The interval formulas take it at the configured interval (capped at the job's length).
+  const double job_len_s = c.job.work_s > 0 ? c.job.work_s : c.job.horizon_s;
+  auto capped = [&](double tau) { return job_len_s > 0 ? std::min(tau, job_len_s) : tau; };
+  auto restart_eff_at = [&](double tau) { return restart + c.mean_persist_at_risk_s(sched, tau); };
+  const double restart_eff = restart_eff_at(capped(c.checkpoint.interval_s));
   auto delta_eff = [&](double tau) { return std::max(delta, min_cycle - tau); };
   // A job of W seconds of work checkpoints at most every W (once, at its end): an interval beyond
   // it is W. Before 2026-12-03 a 1-day job at a 200,000 s interval read Daly 0.251 where the
@@ -390,8 +385,6 @@ Result run_goodput(const GoodputConfig& c) {
   // duration is the duration (a 1-day job at 1,440, 2,880 and 14,400 min had read Daly 0.235,
   // 0.039 and 9e-10, where the simulation, which takes no checkpoint at any of them, gives one
   // figure; review of 2026-12-05).
-  const double job_len_s = c.job.work_s > 0 ? c.job.work_s : c.job.horizon_s;
-  auto capped = [&](double tau) { return job_len_s > 0 ? std::min(tau, job_len_s) : tau; };
   if (c.job.work_s <= 0 && c.job.horizon_s > 0 && c.checkpoint.interval_s >= c.job.horizon_s)
     res.notes.push_back("checkpoint.interval_s (" + fmt(c.checkpoint.interval_s, "s") + ") is at least the job's duration (" +
                         fmt(c.job.horizon_s, "s") + "): no periodic checkpoint is taken within it, so every work-losing failure rolls "
@@ -400,12 +393,12 @@ Result run_goodput(const GoodputConfig& c) {
   auto daly_at = [&](double tau_in) {
     if (std::isnan(tau_in)) return tau_in;
     const double tau = capped(tau_in);
-    return graceful_keep * (rate > 0 ? daly_ettr(tau, delta_eff(tau), restart_eff, mttf) : tau / (tau + delta_eff(tau)));
+    return graceful_keep * (rate > 0 ? daly_ettr(tau, delta_eff(tau), restart_eff_at(tau), mttf) : tau / (tau + delta_eff(tau)));
   };
   auto meta_at = [&](double tau_in) {
     if (std::isnan(tau_in)) return tau_in;
     const double tau = capped(tau_in);
-    return graceful_keep * (rate > 0 ? meta_expected_ettr(rate, restart_eff, tau, delta_eff(tau)) : tau / (tau + delta_eff(tau)));
+    return graceful_keep * (rate > 0 ? meta_expected_ettr(rate, restart_eff_at(tau), tau, delta_eff(tau)) : tau / (tau + delta_eff(tau)));
   };
   // At least one training step between checkpoints (a checkpoint is taken at a step boundary) and
   // the slowest level's persist, as the configured interval is resolved (resolve_interval) and
@@ -469,7 +462,9 @@ Result run_goodput(const GoodputConfig& c) {
       for (size_t l = 0; l < sched.levels.size(); ++l) {
         lv[l].min_interval_s = std::max(sched.levels[l].persist_s, floor_tau);
         // restart without its restore (mean_restart_s counts each failure's own level's): the level's
-        lv[l].restore_s = sched.levels[l].restore_s + restart_no_restore + sched.levels[l].persist_s;
+        // (the persist at risk of the failures it absorbs, a preemption's notice saving part of
+        // it, at the configured interval: 2026-12-07 review)
+        lv[l].restore_s = sched.levels[l].restore_s + restart_no_restore + c.mean_persist_at_risk_s(sched, capped(c.checkpoint.interval_s), int(l));
       }
       for (const auto& p : c.processes) {
         if (p.kind == EventKind::FailSlow || c.graceful(p)) continue;  // graceful preemptions: graceful_keep
