@@ -410,10 +410,12 @@ Result validate_inference_csv(const std::string& csv_path, const Catalog& cat, c
   r.set("file", csv_path);
   const EngineProfile& prior = data.engine("generic");
   // A row names a catalogued engine (an unknown one is an input error, not the prior in disguise).
+  // The error names the engine's column as other cell errors do (review of 2026-12-07: it gave
+  // column 0, "i_eng.csv:4: key 'engine'"); the header is read again only on this error's path.
   for (const auto& row : rows)
     if (!data.has_engine(row.engine))
-      throw Error(SourceLocation{csv_path, row.line, 0, "engine"}, "unknown inference engine '" + row.engine + "'",
-                  valid_choices_hint(row.engine, data.engine_ids()));
+      throw Error(SourceLocation{csv_path, row.line, read_csv(csv_path).column("engine") + 1, "engine"},
+                  "unknown inference engine '" + row.engine + "'", valid_choices_hint(row.engine, data.engine_ids()));
   auto engine_for = [&](const std::string& id) -> const EngineProfile& {
     return data.has_engine(id) ? data.engine(id) : prior;
   };

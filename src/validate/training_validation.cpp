@@ -81,11 +81,30 @@ void check_training_columns(const CsvTable& t) {
         near_d = d;
       }
     }
-    if (!near.empty() && std::find(header.begin(), header.end(), near) == header.end())
+    if (near.empty()) continue;
+    // Beside the correctly named column too (review of 2026-12-07): `head_dims` next to an empty
+    // `head_dim` had been skipped, silently, and the row ran without the value it gave. There the
+    // read column's presence had also let columns of one's own pass that one edit puts near an
+    // always-present required column; they still do: a name the read one contains (`head` beside
+    // `heads`, `layer`) and names under 4 characters (`sp`, `cpu` beside `cp`), where one edit is no
+    // sign of a misspelling.
+    if (std::find(header.begin(), header.end(), near) != header.end()) {
+      auto lower = [](std::string v) {
+        for (auto& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return v;
+      };
+      if (std::min(h.size(), near.size()) < 4 || lower(near).find(lower(h)) != std::string::npos) continue;
       throw Error(SourceLocation{t.file(), 1, static_cast<int>(i + 1), h},
                   "column '" + h + "' is not one the harness reads, and it is close to '" + near +
-                      "', which it does read: as written the column would be ignored",
-                  "rename it to '" + near + "'; columns the harness does not read are accepted when they are not near misses");
+                      "', which it does read and which the header also has: both are present, and as written '" + h +
+                      "' would be ignored",
+                  "keep one column named '" + near + "' (move the values of '" + h + "' into it), or give '" + h +
+                      "' a name that is not a near miss");
+    }
+    throw Error(SourceLocation{t.file(), 1, static_cast<int>(i + 1), h},
+                "column '" + h + "' is not one the harness reads, and it is close to '" + near +
+                    "', which it does read: as written the column would be ignored",
+                "rename it to '" + near + "'; columns the harness does not read are accepted when they are not near misses");
   }
 }
 
@@ -648,6 +667,29 @@ std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<
   return out;
 }
 
+namespace {
+// The inputs a row leaves to the documented policy and that its prediction depends on (review of
+// 2026-12-07): an empty micro_batch (1), an empty vpp where pp > 1 (1, no interleaving), a stated
+// vpp the micro-batch count cannot interleave (1), an empty or `unknown` sequence_parallel where
+// tp > 1 (on, or off under a framework without it). "; "-separated, empty when the row states them.
+// Optional columns left empty take the scenario's defaults and are not listed (docs/validation.md).
+std::string assumed_inputs(const CsvTable& t, size_t row, const Scenario& s) {
+  std::string out;
+  auto add = [&](const std::string& x) { out += (out.empty() ? "" : "; ") + x; };
+  if (cell_text(t, row, "micro_batch").empty()) add("micro_batch=" + std::to_string(s.train.micro_batch));
+  const std::string vpp = cell_text(t, row, "vpp");
+  if (vpp.empty() && s.plan.pp > 1)
+    add("vpp=1");
+  else if (!vpp.empty() && t.i64(row, "vpp") > 1 && s.plan.vpp == 1)
+    add("vpp=1 (stated " + vpp + ", the micro-batch count is not a multiple of pp)");
+  std::string sp = cell_text(t, row, "sequence_parallel");
+  for (auto& ch : sp) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if ((sp.empty() || sp == "unknown") && s.plan.tp > 1)
+    add(std::string("sequence_parallel=") + (s.plan.sequence_parallel ? "true" : "false"));
+  return out;
+}
+}  // namespace
+
 Result validate_training_csv(const std::string& path, const Catalog& cat, const ValidationOptions& opt) {
   const CsvTable t = CsvTable::read_file(path);
   if (!looks_like_training_csv(t.header())) {
@@ -689,11 +731,24 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
   rows.add_f64("predicted_memory_per_gpu_bytes");
   rows.add_f64("memory_capacity_bytes");
   rows.add_str("known_issue");
+  // The inputs the row leaves to the documented policy (review of 2026-12-07: an empty micro_batch
+  // ran at 1 in 22 bundled rows, and neither a column nor a note said so, where micro-batch 2 moves
+  // MLM-README-H100-04 from +32.5% to +4.0%).
+  rows.add_str("assumed");
+  // Under leave-one-source-out, each row's prediction with the constants refitted without its
+  // source (review of 2026-12-07: only per-source median and max were given, so the pooled p90 and
+  // the held-out figures could not be recomputed); loso_refitted false: the catalog's constants.
+  if (opt.leave_one_source_out) {
+    rows.add_f64("loso_predicted_step_time_s");
+    rows.add_f64("loso_error_pct");
+    rows.add_str("loso_refitted");
+  }
   std::map<std::string, std::vector<double>> by_source;
   std::vector<double> all, unflagged;
   int64_t flagged = 0;
   const Estimator est;
   std::vector<Scenario> scen;
+  std::vector<std::string> assumed;
   std::map<std::string, int> id_line;  // an id given twice counted twice in every statistic
   std::string vpp_dropped;
   for (size_t i = 0; i < t.rows(); ++i) {
@@ -709,13 +764,78 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     // A stated vpp the micro-batch count cannot interleave runs as vpp 1 (the policy): said.
     if (!t.at(i, "vpp").empty() && t.i64(i, "vpp") > 1 && scen.back().plan.vpp == 1)
       vpp_dropped += (vpp_dropped.empty() ? "" : ", ") + id;
+    assumed.push_back(assumed_inputs(t, i, scen.back()));
   }
   if (!vpp_dropped.empty())
     r.notes.push_back("vpp stated but run as 1 (the micro-batch count is not a multiple of pp, which interleaving needs): " + vpp_dropped);
+  {
+    // How many rows rest on which policy values (the `assumed` column gives each row's).
+    std::map<std::string, size_t> count;
+    size_t with = 0;
+    for (const auto& a : assumed) {
+      if (a.empty()) continue;
+      ++with;
+      for (size_t at = 0; at < a.size();) {
+        const size_t end = std::min(a.find("; ", at), a.size());
+        const std::string entry = a.substr(at, end - at);
+        ++count[entry.substr(0, entry.find(" ("))];
+        at = end + 2;
+      }
+    }
+    if (with > 0) {
+      std::string list;
+      for (const auto& [entry, n] : count)
+        list += (list.empty() ? "" : ", ") + entry + " in " + std::to_string(n) + (n == 1 ? " row" : " rows");
+      r.notes.push_back(std::to_string(with) + " of " + std::to_string(t.rows()) +
+                        " rows do not state every input, and run on the documented policy's values (column `assumed`): " + list +
+                        "; their errors rest on those values as much as on the model");
+    }
+  }
   // Leave-one-source-out starts from the catalog's constants, whatever --fit applies below: a row
   // no other source can refit keeps the catalog's values, as its table says (review of 2026-12-06:
   // with --fit it had kept the constants fitted to every row, its own source's included).
   const std::vector<Scenario> scen_catalog = opt.leave_one_source_out ? scen : std::vector<Scenario>{};
+  // Each row held out with its source: its prediction with the constants refitted without that
+  // source, whether they were refitted, and each source's refitted_constants text.
+  std::vector<double> loso_pred(t.rows(), std::nan("")), loso_err(t.rows(), std::nan(""));
+  std::vector<bool> loso_refit(t.rows(), false);
+  std::map<std::string, std::string> loso_desc;
+  if (opt.leave_one_source_out) {
+    std::set<std::string> sources;
+    for (size_t i = 0; i < t.rows(); ++i) sources.insert(cell_text(t, i, "source"));
+    for (const auto& src : sources) {
+      // Refit the fitted constants (docs/validation.md) without the source and predict its rows
+      // with them: the error a new source would see.
+      const auto fitted = fit_constants(t, scen_catalog, src);
+      std::string desc;
+      std::set<std::string> in_sample;  // accelerators of the held-out rows no other source could refit
+      for (const auto& f : fitted)
+        desc += (desc.empty() ? "" : "; ") + f.accelerator + " sustained=" + format_double(f.sustained_compute_fraction) +
+                " half_dim=" + format_double(f.gemm_half_dim) + (f.at_bound.empty() ? "" : " (" + f.at_bound + ")");
+      for (size_t i = 0; i < t.rows(); ++i) {
+        if (cell_text(t, i, "source") != src) continue;
+        Scenario s = scen_catalog[i];
+        for (const auto& f : fitted)
+          if (f.accelerator == s.accelerator.id) apply(s, f);
+        const double target = target_step_time_of(t, i);
+        // The held-out rows run on the engine asked for (the fit is estimate's): with --engine
+        // simulate they were estimated before 2026-12-02, and the table did not say so.
+        const ir::Workload w = ir::lower(s);
+        loso_pred[i] = opt.engine == "simulate" ? sim::simulate(w).step.step_time_s : est.run(w).step_time_s;
+        loso_err[i] = (loso_pred[i] - target) / target * 100.0;
+        bool refit = false;
+        for (const auto& f : fitted) refit = refit || f.accelerator == s.accelerator.id;
+        loso_refit[i] = refit;
+        if (!refit) in_sample.insert(s.accelerator.id);
+      }
+      // No other source has rows on an accelerator of the held-out rows: nothing to refit from, so
+      // they ran on the catalog's constants, fitted with these very rows. Said, not passed off as
+      // held out (the 43 A100-40GB rows of MPT-LLMFOUNDRY).
+      for (const auto& a : in_sample)
+        desc += (desc.empty() ? "" : "; ") + a + " not refitted (no other source has rows on it): the catalog's values, in-sample where they were fitted to these rows";
+      loso_desc[src] = desc;
+    }
+  }
   if (opt.fit) {
     const auto fitted = fit_constants(t, scen);
     Table& ft = r.add_table("fitted_constants", "accelerator constants fitted to these rows (write them to the catalog with their origin)");
@@ -743,9 +863,16 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     const StepEstimate e = opt.engine == "simulate" ? sim::simulate(w).step : est.run(w);
     const double target = target_step_time_of(t, i);
     const double err = (e.step_time_s - target) / target * 100.0;
-    rows.add_row({cell_text(t, i, "id"), cell_text(t, i, "source"), cell_text(t, i, "model"), int64_t{s.num_gpus}, e.step_time_s, target, err,
-                  e.mfu_fraction, e.mfu_fraction * e.step_time_s / target, e.exposed_comm_s / e.step_time_s, e.bubble_s / e.step_time_s,
-                  std::string(e.fits ? "true" : "false"), e.memory.total_bytes(), e.memory_capacity_bytes, known_issue_of(t, i)});
+    std::vector<Value> cells{cell_text(t, i, "id"), cell_text(t, i, "source"), cell_text(t, i, "model"), int64_t{s.num_gpus}, e.step_time_s,
+                             target, err, e.mfu_fraction, e.mfu_fraction * e.step_time_s / target, e.exposed_comm_s / e.step_time_s,
+                             e.bubble_s / e.step_time_s, std::string(e.fits ? "true" : "false"), e.memory.total_bytes(),
+                             e.memory_capacity_bytes, known_issue_of(t, i), assumed[i]};
+    if (opt.leave_one_source_out) {
+      cells.emplace_back(loso_pred[i]);
+      cells.emplace_back(loso_err[i]);
+      cells.emplace_back(std::string(loso_refit[i] ? "true" : "false"));
+    }
+    rows.add_row(cells);
     by_source[cell_text(t, i, "source")].push_back(err);
     all.push_back(err);
     if (known_issue_of(t, i).empty())
@@ -775,8 +902,7 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     ps.add_row({src, int64_t(x.rows), x.median_abs_pct, x.p90_abs_pct, x.max_abs_pct, x.mean_signed_pct});
   }
   if (opt.leave_one_source_out) {
-    // Refit the fitted constants (docs/validation.md) without each source and predict the
-    // held-out source with them: the error a new source would see.
+    // The per-source and pooled figures of the per-row loso_* columns above.
     Table& lo = r.add_table("leave_one_source_out", "error of each source with the fitted constants refitted without it (" + opt.engine +
                                                        "; the refit is estimate's)");
     lo.add_str("held_out_source");
@@ -785,37 +911,15 @@ Result validate_training_csv(const std::string& path, const Catalog& cat, const 
     lo.add_f64("max_abs_error_pct");
     lo.add_str("refitted_constants");
     std::vector<double> held_all, refitted_all;  // every row; the rows whose constants were refitted
-    for (const auto& [src, v] : by_source) {
-      const auto fitted = fit_constants(t, scen_catalog, src);
+    for (const auto& [src, desc] : loso_desc) {
       std::vector<double> errs;
-      std::string desc;
-      std::set<std::string> in_sample;  // accelerators of the held-out rows no other source could refit
-      for (const auto& f : fitted)
-        desc += (desc.empty() ? "" : "; ") + f.accelerator + " sustained=" + format_double(f.sustained_compute_fraction) +
-                " half_dim=" + format_double(f.gemm_half_dim) + (f.at_bound.empty() ? "" : " (" + f.at_bound + ")");
       for (size_t i = 0; i < t.rows(); ++i) {
         if (cell_text(t, i, "source") != src) continue;
-        Scenario s = scen_catalog[i];
-        for (const auto& f : fitted)
-          if (f.accelerator == s.accelerator.id) apply(s, f);
-        const double target = target_step_time_of(t, i);
-        // The held-out rows run on the engine asked for (the fit is estimate's): with --engine
-        // simulate they were estimated before 2026-12-02, and the table did not say so.
-        const ir::Workload w = ir::lower(s);
-        const double predicted = opt.engine == "simulate" ? sim::simulate(w).step.step_time_s : est.run(w).step_time_s;
-        errs.push_back((predicted - target) / target * 100.0);
-        bool refit = false;
-        for (const auto& f : fitted) refit = refit || f.accelerator == s.accelerator.id;
-        if (!refit) in_sample.insert(s.accelerator.id);
-        else refitted_all.push_back(errs.back());
+        errs.push_back(loso_err[i]);
+        if (loso_refit[i]) refitted_all.push_back(loso_err[i]);
       }
       held_all.insert(held_all.end(), errs.begin(), errs.end());
       const auto x = summarize_errors(errs);
-      // No other source has rows on an accelerator of the held-out rows: nothing to refit from, so
-      // they ran on the catalog's constants, fitted with these very rows. Said, not passed off as
-      // held out (the 43 A100-40GB rows of MPT-LLMFOUNDRY).
-      for (const auto& a : in_sample)
-        desc += (desc.empty() ? "" : "; ") + a + " not refitted (no other source has rows on it): the catalog's values, in-sample where they were fitted to these rows";
       lo.add_row({src, int64_t(x.rows), x.median_abs_pct, x.max_abs_pct, desc});
     }
     const auto h = summarize_errors(held_all);

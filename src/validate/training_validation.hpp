@@ -37,7 +37,8 @@ bool looks_like_training_csv(const std::vector<std::string>& header);
 std::vector<std::string> missing_training_columns(const std::vector<std::string>& header);
 
 // Refuses a header column that the harness does not read but that is a near miss of one it does
-// (`head_dims` for `head_dim`): the column would be ignored. A near miss is a misspelling (at most
+// (`head_dims` for `head_dim`): the column would be ignored. It is refused beside the read column
+// too (both present; review of 2026-12-07). A near miss is a misspelling (at most
 // one edit per four characters of the shorter name, at least one), not a name a read column
 // contains (`dim`, `issue`). Other extra columns are accepted.
 void check_training_columns(const CsvTable& t);
@@ -74,7 +75,9 @@ std::vector<FittedConstants> fit_constants(const CsvTable& t, const std::vector<
                                            const std::string& exclude_source = {});
 
 // Predicts every row; table `validation_rows` (id, source, model, predicted_step_time_s,
-// target_step_time_s, error_pct, ...), table `per_source`, scalars with median/p90/max |error|.
+// target_step_time_s, error_pct, ..., `assumed`: the inputs the row leaves to the policy above,
+// and under leave_one_source_out loso_predicted_step_time_s, loso_error_pct, loso_refitted),
+// table `per_source`, scalars with median/p90/max |error|.
 Result validate_training_csv(const std::string& path, const Catalog& cat, const ValidationOptions& opt = {});
 
 // The row's measured step time: target_step_time_s, an error naming the file, line and column

@@ -12,6 +12,13 @@ data/validation/training.csv edited as a user would edit them:
   - columns of one's own that a read name contains (`dim`, `issue`, ...) are accepted, while a
     misspelt column is refused;
   - boolean cells in any letter case (pandas writes True/False) give the same figures.
+Review of 2026-12-07:
+  - the row table names the inputs a row left to the policy (`assumed`; an empty micro_batch ran
+    at 1 in 22 rows without a word), with a note counting them;
+  - a misspelt column beside the correctly named one (`head_dims` beside `head_dim`) is refused;
+  - --leave-one-source-out gives each row's held-out prediction and error, which reproduce the
+    per-source and pooled figures;
+  - an unknown inference engine is named at its column.
 """
 import csv
 import io
@@ -152,6 +159,89 @@ class ValidateReview(unittest.TestCase):
         _, j0 = self.validate(TRAINING_CSV)
         for k in ("median_abs_error_pct", "p90_abs_error_pct", "max_abs_error_pct", "mean_signed_error_pct"):
             self.assertEqual(j["scalars"][k], j0["scalars"][k], k)
+
+    def test_the_inputs_left_to_the_policy_are_listed_and_counted(self):
+        d = os.path.join(self.tmp, "csv")
+        r = subprocess.run([BIN, "validate", TRAINING_CSV, "-q", "--csv", d], capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(d, "validation_rows.csv"), newline="") as f:
+            out = list(csv.DictReader(f))
+        with open(os.path.join(d, "validation_rows.csv"), newline="") as f:
+            header = next(csv.reader(f))
+        self.assertEqual(header[:7], ["id", "source", "model", "num_gpus", "predicted_step_time_s", "target_step_time_s", "error_pct"])
+        empty_mb = {rec[0] for rec in self.rows if rec[self.col["micro_batch"]].strip() == ""}
+        self.assertEqual(len(empty_mb), 22)
+        for o in out:
+            self.assertEqual("micro_batch=1" in o["assumed"].split("; "), o["id"] in empty_mb, o)
+        with open(os.path.join(d, "notes.csv"), newline="") as f:
+            notes = [n["note"] for n in csv.DictReader(f)]
+        self.assertTrue(any(n.startswith("22 of 124 rows") and "micro_batch=1 in 22 rows" in n for n in notes), notes)
+        # docs/validation.md: MLM-README-H100-04 is +32.5% at the assumed micro-batch 1, +4.0% at 2.
+        row = self.set(self.row("MLM-README-H100-04"), micro_batch="2")
+        r2, j2 = self.validate(self.write("mb2.csv", csv_text(self.header, [row])))
+        self.assertEqual(r2.returncode, 0, r2.stderr)
+        t = self.table(j2, "validation_rows")["columns"]
+        self.assertEqual(round(t["error_pct"][0], 1), 4.0)
+        self.assertEqual(t["assumed"][0], "")
+        base = next(o for o in out if o["id"] == "MLM-README-H100-04")
+        self.assertEqual(round(float(base["error_pct"]), 1), 32.5)
+
+    def test_a_misspelt_column_beside_the_read_one_is_refused(self):
+        rows = [r + [r[self.col["head_dim"]] or "128"] for r in self.rows if r[self.col["source"]] == "MBRIDGE-ARCHIVE"]
+        for rec in rows:
+            rec[self.col["head_dim"]] = ""
+        p = self.write("both.csv", csv_text(self.header + ["head_dims"], rows))
+        r, _ = self.validate(p)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(f"both.csv:1:{len(self.header) + 1}:", r.stderr)
+        self.assertIn("'head_dims'", r.stderr)
+        self.assertIn("'head_dim'", r.stderr)
+        self.assertIn("both are present", r.stderr)
+
+    def test_leave_one_source_out_rows_reproduce_its_figures(self):
+        d = os.path.join(self.tmp, "loso")
+        r = subprocess.run([BIN, "validate", TRAINING_CSV, "-q", "--leave-one-source-out", "--csv", d], capture_output=True, text=True,
+                           timeout=600)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+        def read(name):
+            with open(os.path.join(d, name), newline="") as f:
+                return list(csv.DictReader(f))
+
+        def q(e, frac):  # the harness's quantile of |error| (linear between ranks)
+            e = sorted(abs(x) for x in e)
+            pos = frac * (len(e) - 1)
+            lo = int(pos)
+            hi = min(len(e) - 1, lo + 1)
+            return e[lo] + (e[hi] - e[lo]) * (pos - lo)
+
+        rows, lo, sc = read("validation_rows.csv"), read("leave_one_source_out.csv"), {x["name"]: float(x["value"]) for x in read("scalars.csv")
+                                                                                       if x["name"].startswith("loso_")}
+        for t in lo:
+            e = [float(x["loso_error_pct"]) for x in rows if x["source"] == t["held_out_source"]]
+            self.assertEqual(len(e), int(t["rows_count"]))
+            self.assertAlmostEqual(q(e, 0.5), float(t["median_abs_error_pct"]), places=9)
+            self.assertAlmostEqual(max(map(abs, e)), float(t["max_abs_error_pct"]), places=9)
+        e = [float(x["loso_error_pct"]) for x in rows]
+        held = [float(x["loso_error_pct"]) for x in rows if x["loso_refitted"] == "true"]
+        for k, v in [("median", q(e, 0.5)), ("p90", q(e, 0.9)), ("max", q(e, 1.0))]:
+            self.assertAlmostEqual(sc[f"loso_{k}_abs_error_pct"], v, places=9)
+        self.assertEqual(int(sc["loso_held_out_rows_count"]), len(held))
+        for k, v in [("median", q(held, 0.5)), ("p90", q(held, 0.9)), ("max", q(held, 1.0))]:
+            self.assertAlmostEqual(sc[f"loso_held_out_{k}_abs_error_pct"], v, places=9)
+        for x in rows:
+            t = float(x["target_step_time_s"])
+            self.assertAlmostEqual(float(x["loso_error_pct"]), (float(x["loso_predicted_step_time_s"]) - t) / t * 100, places=9)
+
+    def test_an_unknown_inference_engine_is_named_at_its_column(self):
+        with open(os.path.join(DATA, "validation", "inference.csv"), newline="") as f:
+            rows = list(csv.reader(f))
+        header, body = rows[0], [list(r) for r in rows[1:4]]
+        body[2][header.index("engine")] = "llamacpp"
+        p = self.write("eng.csv", csv_text(header, body))
+        r = subprocess.run([BIN, "infer", "validate", p, "-q"], capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(f"eng.csv:4:{header.index('engine') + 1}: key 'engine'", r.stderr)
 
 
 if __name__ == "__main__":
