@@ -1397,9 +1397,12 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
 // after its rank's backward, DualPipeV's pairs as one), with first_fwd_extra[r v + c] added to
 // chunk c's first forward on rank r and last_grad_extra[r v + c] to its last gradient pass (its
 // last backward, or its last weight pass where the schedule splits them); null: none.
+// run_open_extra[r v + c] and run_close_extra[r v + c] are added to the items that open and close
+// each run of chunk c's in-flight micro-batches on rank r (ir::run_edges); null: none.
 std::vector<double> order_rank_ends_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m,
                                       const std::vector<std::vector<ScheduleItem>>& orders, const double* first_fwd_extra,
-                                      const double* last_grad_extra) {
+                                      const double* last_grad_extra, const double* run_open_extra = nullptr,
+                                      const double* run_close_extra = nullptr) {
   const bool split = s.splits_weight_gradient();
   const size_t M = static_cast<size_t>(m), P = static_cast<size_t>(p), V = static_cast<size_t>(v);
   const int nvs = p * v;
@@ -1425,6 +1428,16 @@ std::vector<double> order_rank_ends_s(const PipelineSchedule& s, const StageTime
       if (last_grad_extra && last < o.size()) extra[r][last] += last_grad_extra[r * V + c];
     }
   }
+  if (run_open_extra || run_close_extra)
+    for (size_t r = 0; r < P; ++r) {
+      const auto& o = orders[r];
+      const ir::RunEdges edges = ir::run_edges(o, v, split);
+      for (size_t k = 0; k < o.size(); ++k) {
+        const size_t at = r * V + static_cast<size_t>(o[k].chunk);
+        if (run_open_extra && edges.opens[k]) extra[r][k] += run_open_extra[at];
+        if (run_close_extra && edges.closes[k]) extra[r][k] += run_close_extra[at];
+      }
+    }
   std::vector<double> f_end(static_cast<size_t>(nvs) * M, -1.0), b_end(static_cast<size_t>(nvs) * M, -1.0), free_at(P, 0.0);
   std::vector<size_t> pos(P, 0);
   const bool by_chunk = t.chunk_forward_s.size() == P * V && t.chunk_backward_s.size() == P * V && t.chunk_weight_s.size() == P * V;
@@ -1511,6 +1524,160 @@ std::vector<double> card_end_delays(const PipelineSchedule& s, const StageTimes&
   const std::vector<double> base = order_rank_ends_s(s, t, p, v, walk, orders, nullptr, nullptr);
   const std::vector<double> with = order_rank_ends_s(s, t, p, v, walk, orders, cs.first_fwd_s.data(), cs.last_grad_s.data());
   for (size_t r = 0; r < out.size(); ++r) out[r] = std::max(0.0, with[r] - base[r]);
+  return out;
+}
+
+// ZeRO-3's root unit (Collective::per_run) on each rank and chunk: its runs a step (ir::run_edges
+// over the schedule's order; 0 where the chunk holds none). A chunk whose every micro-batch is a
+// run (the last 1F1B stage, a single stage) is timed per micro-batch with the unit's collectives,
+// as simulate issues them there; the others (`edged`: the first 1F1B stage, every GPipe and ZB-H1
+// stage holding the unit) per micro-batch without them, and each run's gather and reduce-scatter
+// on the items that open and close it (root_end_delays). 2026-12-07 review: every micro-batch had
+// gathered and reduced the unit.
+struct RootRuns {
+  int v = 1;
+  int64_t m = 1;
+  std::vector<int64_t> runs;  // p x v, rank-major
+  bool any_edged = false;
+  // p x v: the chunk's one run opens with the pipeline's first item (micro-batch 0's forward of
+  // virtual stage 0, its rank's first item), on which every other item waits: what it adds shifts
+  // every rank's end alike; and it closes with its rank's last item, on which no item waits (no
+  // send follows it): what it adds ends that rank alone later. Both hold for the embedding's chunk
+  // under every built-in schedule, whose run delays then need no walk (root_end_delays).
+  std::vector<char> opens_first, closes_last;
+  int64_t runs_of(int r, size_t c) const {
+    const size_t k = static_cast<size_t>(r) * static_cast<size_t>(v) + c;
+    return k < runs.size() ? runs[k] : 0;
+  }
+  bool edged(int r, size_t c) const {
+    const int64_t n = runs_of(r, c);
+    return n > 0 && n < m;
+  }
+};
+bool has_per_run(const Block& b) {
+  for (const StepList* list : {&b.forward, &b.recompute, &b.backward_input, &b.backward_weight})
+    for (const auto& step : *list)
+      if (const auto* c = std::get_if<Collective>(&step); c && c->per_run) return true;
+  return false;
+}
+// The block with its per-run collectives left out.
+Block without_per_run(const Block& b) {
+  Block out = b;
+  for (StepList Block::*list : {&Block::forward, &Block::recompute, &Block::backward_input, &Block::backward_weight}) {
+    std::vector<Step> kept;
+    kept.reserve((b.*list).size());
+    for (const auto& step : b.*list)
+      if (const auto* c = std::get_if<Collective>(&step); !(c && c->per_run)) kept.push_back(step);
+    out.*list = std::move(kept);
+  }
+  return out;
+}
+RootRuns root_runs(const Workload& w, const PipelineSchedule& sched) {
+  RootRuns out;
+  const int p = static_cast<int>(w.stages.size());
+  out.v = w.stages.empty() ? 1 : static_cast<int>(w.stages[0].chunks.size());
+  out.m = w.microbatches;
+  out.runs.assign(static_cast<size_t>(p) * static_cast<size_t>(out.v), 0);
+  if (w.scenario().plan.zero_stage < 3) return out;  // the lowering's only per-run collectives (plan search: skip the scan)
+  for (int r = 0; r < p; ++r) {
+    const auto& chunks = w.stages[static_cast<size_t>(r)].chunks;
+    bool any = false;
+    for (const auto& ch : chunks)
+      for (const auto& b : ch.blocks) any = any || has_per_run(b);
+    if (!any) continue;
+    const auto order = sched.order(r, p, out.v, out.m);
+    const ir::RunEdges e = ir::run_edges(order, out.v, sched.splits_weight_gradient());
+    for (size_t c = 0; c < chunks.size() && c < e.runs.size(); ++c) {
+      bool here = false;
+      for (const auto& b : chunks[c].blocks) here = here || has_per_run(b);
+      if (!here) continue;
+      const size_t k = static_cast<size_t>(r) * static_cast<size_t>(out.v) + c;
+      out.runs[k] = e.runs[c];
+      out.any_edged = out.any_edged || out.edged(r, c);
+      if (e.runs[c] != 1 || order.empty()) continue;
+      if (out.opens_first.empty()) out.opens_first.assign(out.runs.size(), 0), out.closes_last.assign(out.runs.size(), 0);
+      const ScheduleItem& first = order.front();
+      out.opens_first[k] = e.opens[0] && static_cast<size_t>(first.chunk) == c && first.microbatch == 0 &&
+                           sched.virtual_stage(r, first.chunk, p, out.v) == 0;
+      // The last item sends nothing: a weight pass that no backward joins (its send waits for it),
+      // or a backward of virtual stage 0; and it is no pair's backward (the pair's forward sends
+      // when both end).
+      const size_t n = order.size() - 1;
+      const ScheduleItem& last = order[n];
+      const size_t b = last.kind == ScheduleItem::Weight && n > 0 && ir::weight_joins_backward(order, n - 1) ? n - 1 : n;
+      const bool pair = b > 0 && order[b - 1].with_next;
+      const bool sends = order[b].kind == ScheduleItem::Backward && sched.virtual_stage(r, order[b].chunk, p, out.v) > 0;
+      out.closes_last[k] = e.closes[n] && static_cast<size_t>(last.chunk) == c && !pair && !sends;
+    }
+  }
+  return out;
+}
+// A chunk's blocks as timed per micro-batch: without the per-run collectives where it is edged.
+std::vector<Block> per_microbatch_blocks(const Chunk& ch) {
+  std::vector<Block> out;
+  out.reserve(ch.blocks.size());
+  for (const auto& b : ch.blocks) out.push_back(has_per_run(b) ? without_per_run(b) : b);
+  return out;
+}
+// What the root unit's runs add to a rank over the step (edged chunks): the passes with its
+// collectives less those without, times the runs. parts: the same by group and class.
+struct RootStep {
+  double total_s = 0, compute_s = 0;
+  PassTime parts;
+  void add_run(const PassTime* with, const PassTime* without, double runs) {
+    for (int i = 0; i < 3; ++i) {
+      total_s += runs * (with[i].total() - without[i].total());
+      compute_s += runs * (with[i].compute_s - without[i].compute_s);
+      parts.add(with[i], runs);
+      parts.add(without[i], -runs);
+    }
+  }
+  double exposed_s() const { return total_s - compute_s; }
+};
+// How far each rank's end moves by the root unit's runs on edged chunks: the order of
+// min(m, order_walk_microbatches) micro-batches timed with open_s[r v + c] on the items that open
+// a run of chunk c on rank r and close_s[r v + c] on those that close one, less without (as
+// card_end_delays). Runs beyond the walk (none in the built-in schedules, where a chunk holding the
+// unit runs once a step or every micro-batch, the latter not edged) add theirs to their rank's end.
+std::vector<double> root_end_delays(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, const RootRuns& roots,
+                                    const std::vector<double>& open_s, const std::vector<double>& close_s) {
+  std::vector<double> out(static_cast<size_t>(p), 0.0);
+  // Where every edged chunk's one run opens with the pipeline's first item and closes with its
+  // rank's last (RootRuns::opens_first, closes_last), the walk would shift every rank by the one and
+  // its own rank by the other: so without it (the plan search's ZeRO-3 1F1B plans).
+  bool shortcut = !roots.opens_first.empty();
+  for (int r = 0; r < p && shortcut; ++r)
+    for (size_t c = 0; c < static_cast<size_t>(v); ++c) {
+      const size_t k = static_cast<size_t>(r) * static_cast<size_t>(v) + c;
+      if (roots.edged(r, c) && !(roots.opens_first[k] && roots.closes_last[k])) shortcut = false;
+    }
+  if (shortcut) {
+    for (int r = 0; r < p; ++r)
+      for (size_t c = 0; c < static_cast<size_t>(v); ++c) {
+        if (!roots.edged(r, c)) continue;
+        const size_t k = static_cast<size_t>(r) * static_cast<size_t>(v) + c;
+        for (auto& x : out) x += open_s[k];
+        out[static_cast<size_t>(r)] += close_s[k];
+      }
+    return out;
+  }
+  const int64_t walk = order_walk_microbatches(s, p, v, m);
+  std::vector<std::vector<ScheduleItem>> orders(static_cast<size_t>(p));
+  for (int r = 0; r < p; ++r) orders[static_cast<size_t>(r)] = s.order(r, p, v, walk);
+  const std::vector<double> base = order_rank_ends_s(s, t, p, v, walk, orders, nullptr, nullptr);
+  const std::vector<double> with = order_rank_ends_s(s, t, p, v, walk, orders, nullptr, nullptr, open_s.data(), close_s.data());
+  for (int r = 0; r < p; ++r) {
+    const size_t R = static_cast<size_t>(r);
+    out[R] = std::max(0.0, with[R] - base[R]);
+    if (walk >= m) continue;
+    const ir::RunEdges walked = ir::run_edges(orders[R], v, s.splits_weight_gradient());
+    for (size_t c = 0; c < static_cast<size_t>(v); ++c) {
+      if (!roots.edged(r, c)) continue;
+      const size_t k = R * static_cast<size_t>(v) + c;
+      const int64_t more = roots.runs_of(r, c) - (c < walked.runs.size() ? walked.runs[c] : 0);
+      if (more > 0) out[R] += static_cast<double>(more) * (open_s[k] + close_s[k]);
+    }
+  }
   return out;
 }
 
@@ -1626,7 +1793,13 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   // were charged at every stage, and grad_bucket_mb 2000 had added 7.3 GB to a ZeRO-3 plan
   // (review). The unit's unsharded gradient is ZeRO-3's known gap (docs/models.md: counted alone
   // it put published FSDP runs over capacity; it waits for FSDP's single parameter copy).
-  const double bucket_elements = z >= 3 ? 0.0 : std::min(s.plan.grad_bucket_bytes, dense + expert);  // two of grad_bucket_bytes / 2
+  // Only the gradients some collective reduces are bucketed: the dense ones where the DP group (dp x
+  // cp ranks) has more than one member, the expert ones where the EDP group has (the lowering emits
+  // no reduction over a group of one). Before 2026-12-07 a plan without data parallelism held
+  // 320 MB of buckets at ZeRO 0-2 beside the note that the ZeRO stage has no effect, and none at
+  // ZeRO-3 (review).
+  const double reduced = (dshard > 1 ? dense : 0.0) + (eshard > 1 ? expert : 0.0);
+  const double bucket_elements = z >= 3 ? 0.0 : std::min(s.plan.grad_bucket_bytes, reduced);  // two of grad_bucket_bytes / 2
   mb.comm_buffers_bytes = bucket_elements * gbytes + gathered;
   mb.reserve_bytes = 2.0 * 1024 * 1024 * 1024;  // CUDA context, NCCL buffers, allocator slack (estimated)
   return mb;
@@ -1679,6 +1852,14 @@ StepEstimate Estimator::run(const Workload& w) const {
     shares.reserve(nblocks);
   }
   ChunkDpUnits units;  // one chunk's at a time; its capacity reused (the plan search's hot path)
+  // ZeRO-3's root unit: gathered and reduced once a run of in-flight micro-batches (RootRuns).
+  const RootRuns roots = root_runs(w, sched);
+  std::vector<double> root_open_s, root_close_s;  // p x v: what opening and closing a run adds
+  if (roots.any_edged) {
+    root_open_s.assign(static_cast<size_t>(p) * static_cast<size_t>(v), 0.0);
+    root_close_s.assign(static_cast<size_t>(p) * static_cast<size_t>(v), 0.0);
+  }
+  std::vector<RootStep> root_step(static_cast<size_t>(p));
   for (int r = 0; r < p; ++r) {
     // Each chunk's pass settles its own DP traffic (settle_dp): under interleaving and DualPipeV a
     // rank runs its v chunks' passes apart, each exposing its first gather and last
@@ -1686,24 +1867,45 @@ StepEstimate Estimator::run(const Workload& w) const {
     // settled as one pass: ZeRO-3 at vpp 8 read 0.487 s against simulate's 0.732 s, and plan
     // chose vpp 8 from it.
     share_start[static_cast<size_t>(r)] = shares.size();
-    for (const auto& ch : w.stages[r].chunks) {
-      PassTime cf, cb, cw;
-      units.clear();
-      for (const auto& b : ch.blocks) {
-        const BlockTimes& bt = block_times(b);
-        units.add(bt.forward, bt.recompute, bt.backward_input, bt.backward_weight, b.count, split_weight);
-        const double grad_pass_s = split_weight ? bt.backward_weight.total() : bt.recompute.total() + bt.backward_input.total() + bt.backward_weight.total();
-        // The embedding and the head are their lowering's names (ir/lower.cpp); a layer is "*_layer".
-        const bool one_weight = b.name == "embedding" || b.name == "head";
-        shares.push_back(BlockShare{b.params * b.count, bt.forward.total() * b.count, grad_pass_s * b.count, one_weight});
-        cf.add(bt.forward, b.count);
-        cb.add(bt.recompute, b.count);
-        cb.add(bt.backward_input, b.count);
-        cw.add(bt.backward_weight, b.count);
+    const auto& rank_chunks = w.stages[r].chunks;
+    for (size_t ci = 0; ci < rank_chunks.size(); ++ci) {
+      const auto& ch = rank_chunks[ci];
+      // A chunk's passes per micro-batch, settled (record: its blocks' shares for ChunkedOverlap).
+      auto settle_chunk = [&](const std::vector<Block>& blocks, PassTime* x, bool record) {
+        units.clear();
+        for (const auto& b : blocks) {
+          const BlockTimes& bt = block_times(b);
+          units.add(bt.forward, bt.recompute, bt.backward_input, bt.backward_weight, b.count, split_weight);
+          if (record) {
+            const double grad_pass_s = split_weight ? bt.backward_weight.total() : bt.recompute.total() + bt.backward_input.total() + bt.backward_weight.total();
+            // The embedding and the head are their lowering's names (ir/lower.cpp); a layer is "*_layer".
+            const bool one_weight = b.name == "embedding" || b.name == "head";
+            shares.push_back(BlockShare{b.params * b.count, bt.forward.total() * b.count, grad_pass_s * b.count, one_weight});
+          }
+          x[0].add(bt.forward, b.count);
+          x[1].add(bt.recompute, b.count);
+          x[1].add(bt.backward_input, b.count);
+          x[2].add(bt.backward_weight, b.count);
+        }
+        units.finish();
+        settle_dp(c, x[0], &units.f, units.events.data());
+        settle_backward_dp(c, x[1], x[2], split_weight, &units);
+      };
+      PassTime x[3];  // forward, recompute + input gradient, weight gradient
+      if (roots.edged(r, ci)) {
+        // The root unit's collectives once a run, not per micro-batch (RootRuns): what they add
+        // to the forward opening a run and to the gradient pass closing it.
+        settle_chunk(per_microbatch_blocks(ch), x, true);
+        PassTime with[3];
+        settle_chunk(ch.blocks, with, false);
+        const size_t k = static_cast<size_t>(r) * static_cast<size_t>(v) + ci;
+        root_open_s[k] = std::max(0.0, with[0].total() - x[0].total());
+        root_close_s[k] = std::max(0.0, with[1].total() + with[2].total() - x[1].total() - x[2].total());
+        root_step[static_cast<size_t>(r)].add_run(with, x, static_cast<double>(roots.runs_of(r, ci)));
+      } else {
+        settle_chunk(ch.blocks, x, true);
       }
-      units.finish();
-      settle_dp(c, cf, &units.f, units.events.data());
-      settle_backward_dp(c, cb, cw, split_weight, &units);
+      PassTime &cf = x[0], &cb = x[1], &cw = x[2];
       fwd[r].add(cf, 1);
       bwd[r].add(cb, 1);
       wgt[r].add(cw, 1);
@@ -1801,6 +2003,9 @@ StepEstimate Estimator::run(const Workload& w) const {
     for (const double x : card_stretch.rank_s) any += x;
     if (any > 0) card_delay = card_end_delays(sched, times, p, v, m, card_stretch);
   }
+  // How far each rank's end moves by the root unit's runs on edged chunks (root_end_delays).
+  std::vector<double> root_delay(static_cast<size_t>(p), 0.0);
+  if (roots.any_edged) root_delay = root_end_delays(sched, times, p, v, m, roots, root_open_s, root_close_s);
   double crit_card = 0;
   // Each rank's end in two parts: up to the tied embedding's all-reduce (which its two ranks start
   // together) and from it on (the all-reduce, the optimizer, the exposed gathers).
@@ -1899,7 +2104,9 @@ StepEstimate Estimator::run(const Workload& w) const {
     const double card = card_delay[static_cast<size_t>(r)];
     // The rank's own stretch is its exposed communication; what reaches it from the others, a wait.
     const double own_card = card_stretch.rank_s[static_cast<size_t>(r)];
-    const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow + card;
+    // The root unit's runs on edged chunks: the rank's own gathers and reduce-scatters are its
+    // exposed communication (root_step), what reaches it from the others' a wait (as the card's).
+    const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow + card + root_delay[static_cast<size_t>(r)];
     end_after_tied[static_cast<size_t>(r)] = tied + opt + gather_exposed;
     end_before_tied[static_cast<size_t>(r)] = end - end_after_tied[static_cast<size_t>(r)];
     // A hardware value far outside real hardware (a bandwidth or peak of 1e-307) makes times
@@ -1909,8 +2116,10 @@ StepEstimate Estimator::run(const Workload& w) const {
       throw Error(SourceLocation{s.file, 0, 0, ""}, "pipeline rank " + std::to_string(r) + "'s step time is not finite (" + format_double(end) + ")",
                   "a rate of the accelerator, network or system is far outside real hardware (a bandwidth or peak near 0)");
     const double mr = static_cast<double>(m);
-    const double rank_compute = mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow;
-    const double rank_exposed = mr * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + sync_exposed + gather_exposed + own_card;
+    const RootStep& root = root_step[static_cast<size_t>(r)];
+    const double rank_compute = mr * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + dp_slow + root.compute_s;
+    const double rank_exposed = mr * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + sync_exposed + gather_exposed + own_card +
+                                root.exposed_s();
     mean_compute += rank_compute;
     mean_exposed += rank_exposed;
     if (r == 0 || rank_compute > e.busiest_compute_s) {
@@ -1944,8 +2153,9 @@ StepEstimate Estimator::run(const Workload& w) const {
   // Breakdown on the critical rank: per micro-batch times x m, bubble = the rest of the pipeline.
   const int r = critical;
   const double mf = static_cast<double>(m);
-  e.compute_s = mf * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + crit_dp_slow;
-  const double exposed_pass = mf * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm());
+  const RootStep& crit_root = root_step[static_cast<size_t>(r)];
+  e.compute_s = mf * (fwd[r].compute_s + bwd[r].compute_s + wgt[r].compute_s) + crit_dp_slow + crit_root.compute_s;
+  const double exposed_pass = mf * (fwd[r].exposed_comm() + bwd[r].exposed_comm() + wgt[r].exposed_comm()) + crit_root.exposed_s();
   e.optimizer_s = crit_opt;
   e.grad_sync_exposed_s = crit_sync + crit_gather;
   e.exposed_comm_s = exposed_pass + e.grad_sync_exposed_s + fill_drain_p2p_s + crit_card;
@@ -1957,6 +2167,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   e.busiest_exposed_comm_s += fill_drain_p2p_s;
   PassTime crit;  // the critical rank's passes, per step
   for (auto* pt : {&fwd[r], &bwd[r], &wgt[r]}) crit.add(*pt, mf);
+  crit.add(crit_root.parts, 1);
   if (fill_drain_p2p_s > 0) crit.add_exposed(GroupKind::PP, fill_drain_p2p_s);
   if (crit_card > 0)
     for (int g = 0; g < kGroupKinds; ++g)
@@ -2168,34 +2379,49 @@ namespace {
 // the tables (not on plan search's path); and what settle_dp added to each group's communication,
 // the stretch of the blocking collectives on a card shared with DP traffic (it adds nothing else
 // there).
+// The root unit's runs (RootRuns) as run() takes them: an edged chunk's passes per micro-batch
+// without its per-run collectives, and what its runs add over the step in root.
 struct RankPasses {
   PassTime fwd, bwd, wgt;
   double nic_stretch_by_group[kGroupKinds] = {};
+  RootStep root;
 };
-RankPasses settled_rank_passes(const Ctx& c, int r, bool split_weight) {
+RankPasses settled_rank_passes(const Ctx& c, int r, bool split_weight, const RootRuns& roots) {
   RankPasses out;
-  for (const auto& ch : c.w.stages[static_cast<size_t>(r)].chunks) {
-    PassTime cf, cb, cw;
+  const auto& chunks = c.w.stages[static_cast<size_t>(r)].chunks;
+  auto settle = [&](const std::vector<Block>& blocks, PassTime* x, double* stretch_by_group) {
     ChunkDpUnits units;
-    for (const auto& b : ch.blocks) {
+    for (const auto& b : blocks) {
       const PassTime fw = eval_steps(c, b.forward);
       PassTime rc = eval_steps(c, b.recompute), bi = eval_steps(c, b.backward_input), bw = eval_steps(c, b.backward_weight);
       units_of_backward(rc, bi, bw);
       units.add(fw, rc, bi, bw, b.count, split_weight);
-      cf.add(fw, b.count);
-      cb.add(rc, b.count);
-      cb.add(bi, b.count);
-      cw.add(bw, b.count);
+      x[0].add(fw, b.count);
+      x[1].add(rc, b.count);
+      x[1].add(bi, b.count);
+      x[2].add(bw, b.count);
     }
     units.finish();
     double before[kGroupKinds];
-    for (int g = 0; g < kGroupKinds; ++g) before[g] = cf.comm_by_group[g] + cb.comm_by_group[g] + cw.comm_by_group[g];
-    settle_dp(c, cf, &units.f, units.events.data());
-    settle_backward_dp(c, cb, cw, split_weight, &units);
-    for (int g = 0; g < kGroupKinds; ++g) out.nic_stretch_by_group[g] += cf.comm_by_group[g] + cb.comm_by_group[g] + cw.comm_by_group[g] - before[g];
-    out.fwd.add(cf, 1);
-    out.bwd.add(cb, 1);
-    out.wgt.add(cw, 1);
+    for (int g = 0; g < kGroupKinds; ++g) before[g] = x[0].comm_by_group[g] + x[1].comm_by_group[g] + x[2].comm_by_group[g];
+    settle_dp(c, x[0], &units.f, units.events.data());
+    settle_backward_dp(c, x[1], x[2], split_weight, &units);
+    if (stretch_by_group)
+      for (int g = 0; g < kGroupKinds; ++g) stretch_by_group[g] += x[0].comm_by_group[g] + x[1].comm_by_group[g] + x[2].comm_by_group[g] - before[g];
+  };
+  for (size_t ci = 0; ci < chunks.size(); ++ci) {
+    PassTime x[3];
+    if (roots.edged(r, ci)) {
+      settle(per_microbatch_blocks(chunks[ci]), x, out.nic_stretch_by_group);
+      PassTime with[3];
+      settle(chunks[ci].blocks, with, nullptr);
+      out.root.add_run(with, x, static_cast<double>(roots.runs_of(r, ci)));
+    } else {
+      settle(chunks[ci].blocks, x, out.nic_stretch_by_group);
+    }
+    out.fwd.add(x[0], 1);
+    out.bwd.add(x[1], 1);
+    out.wgt.add(x[2], 1);
   }
   return out;
 }
@@ -2244,8 +2470,10 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
   std::map<size_t, std::pair<GroupKind, double>> nic_wire_of_row;  // row: its group, its bandwidth parts
   double nic_wire_of_group[kGroupKinds] = {};
   int unique = 0;
-  for (const auto& ch : stage.chunks)
-    for (const auto& b : ch.blocks) {
+  // The root unit's collectives run once a run of in-flight micro-batches (RootRuns).
+  const RootRuns roots = root_runs(w, est.schedules().get(w.schedule));
+  for (size_t ci = 0; ci < stage.chunks.size(); ++ci)
+    for (const auto& b : stage.chunks[ci].blocks) {
       const int key = b.template_id >= 0 ? b.template_id : -1 - unique++;
       const std::vector<Step>* passes[] = {&b.forward.get(), &b.recompute.get(), &b.backward_input.get(), &b.backward_weight.get()};
       for (int pi = 0; pi < 4; ++pi)
@@ -2265,7 +2493,8 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
           } else if (const auto* col = std::get_if<Collective>(&st)) {
             per = std::max(1, col->calls);
           }
-          rows[it->second].count += per * b.count * m;
+          const auto* per_run = std::get_if<Collective>(&st);
+          rows[it->second].count += per * b.count * (per_run && per_run->per_run && roots.runs_of(pp_rank, ci) > 0 ? roots.runs_of(pp_rank, ci) : m);
           if (const auto* col = std::get_if<Collective>(&st);
               col && (!col->overlappable || col->hides_behind_next) && col->group != GroupKind::DP && col->group != GroupKind::EDP && w.group_of(*col).domains > 1) {
             const double wire = est.collective_wire_s(*col, w, fabric) * static_cast<double>(b.count * m);
@@ -2302,7 +2531,7 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
   if (!nic_wire_of_row.empty()) {
     const Ctx c{est, w, acc, fabric, known_or(acc.comm_compute_interference, 0.0)};
     const bool split_weight = est.schedules().get(w.schedule).splits_weight_gradient();
-    const RankPasses rp = settled_rank_passes(c, pp_rank, split_weight);
+    const RankPasses rp = settled_rank_passes(c, pp_rank, split_weight, roots);
     // And the once-per-step DP traffic's stretch, as run() charges it (step_card_stretch).
     BlockTimes scratch;
     auto block_times = [&](const ir::Block& b) -> const BlockTimes& {
@@ -2700,11 +2929,12 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
   const auto& sched = est.schedules().get(w.schedule);
   const bool split_weight = sched.splits_weight_gradient();
   const double fill_drain_s = interleaved_fill_drain_s(est, w, c.fabric);
+  const RootRuns roots = root_runs(w, sched);
   std::vector<StageStat> rows;
   for (int r = 0; r < p; ++r) {
     StageStat st;
     st.stage = r;
-    RankPasses rp = settled_rank_passes(c, r, split_weight);
+    RankPasses rp = settled_rank_passes(c, r, split_weight, roots);
     PassTime &fwd = rp.fwd, &bwd = rp.bwd, &wgt = rp.wgt;
     std::vector<double> chunk_act(static_cast<size_t>(v), 0.0), chunk_rc(static_cast<size_t>(v), 0.0);
     const auto& stage = w.stages[static_cast<size_t>(r)];
@@ -2724,15 +2954,16 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
     const double mf = static_cast<double>(m);
     // Interleaving's fill and drain is once per step, not per micro-batch, and on every rank's
     // path: run() adds it to the pipeline and to every rank's exposed time (0 for the others).
-    st.busy_s = mf * (st.forward_s + st.backward_s) + fill_drain_s;
-    st.compute_s = mf * (fwd.compute_s + bwd.compute_s + wgt.compute_s);
-    st.exposed_comm_s = mf * (fwd.exposed_comm() + bwd.exposed_comm() + wgt.exposed_comm()) + fill_drain_s;
+    // The root unit's runs on edged chunks are once a run, not per micro-batch (RootRuns), as in run().
+    st.busy_s = mf * (st.forward_s + st.backward_s) + fill_drain_s + rp.root.total_s;
+    st.compute_s = mf * (fwd.compute_s + bwd.compute_s + wgt.compute_s) + rp.root.compute_s;
+    st.exposed_comm_s = mf * (fwd.exposed_comm() + bwd.exposed_comm() + wgt.exposed_comm()) + fill_drain_s + rp.root.exposed_s();
     // The group with the most exposed time: each pass's exposed overlappable time is split over
     // the groups as they show it (exposed_by_group), per step.
     double top = 0;
     for (int g = 0; g < kGroupKinds; ++g) {
       const double x = mf * (fwd.exposed_by_group[g] + bwd.exposed_by_group[g] + wgt.exposed_by_group[g]) +
-                       (g == static_cast<int>(GroupKind::PP) ? fill_drain_s : 0.0);
+                       (g == static_cast<int>(GroupKind::PP) ? fill_drain_s : 0.0) + rp.root.parts.exposed_by_group[g];
       if (x > top * (1 + 1e-12) && x > 0) {
         top = x;
         st.top_exposed_group = to_string(static_cast<GroupKind>(g));

@@ -987,15 +987,19 @@ struct Lowerer {
     fwd.reserve(32);  // a layer has about 20 steps per pass: avoid regrowth (plan search lowers millions)
     bi.reserve(40);
     bw.reserve(16);
-    if (zero3) {
-      // FSDP / ZeRO-3: gather this layer's parameters before use, in forward and again in backward.
-      // Sizes are filled in after the parameter count is known.
-      fwd.push_back(coll("zero3.param_all_gather", CollKind::AllGather, GroupKind::DP, 0, s.plan.overlap_param_gather));
-      // Expert weights are sharded over the expert-data-parallel group (EDP): they are gathered
-      // over it the same way (Megatron-FSDP with EP), unless each EDP group is a single rank.
-      if (moe && edp > 1)
-        fwd.push_back(coll("zero3.expert_param_all_gather", CollKind::AllGather, GroupKind::EDP, 0, s.plan.overlap_param_gather));
-    }
+    // FSDP / ZeRO-3: gather this layer's parameters before use, in forward and again in backward.
+    // Only what is sharded: the dense weights over the DP group where it has more than one member,
+    // the expert weights over the expert-data-parallel group (EDP) where it has (Megatron-FSDP with
+    // EP). Before 2026-12-07 the dense ones were gathered and reduce-scattered over a DP group of one
+    // too (review: 0 s rows of 218 MB in the op table, as no other collective over a group of one
+    // is emitted; the memory had counted nothing gathered there already).
+    const bool dense_gather = zero3 && dp_ranks() > 1;
+    const bool expert_gather = zero3 && moe && edp > 1;
+    const auto n_g = static_cast<std::ptrdiff_t>((dense_gather ? 1 : 0) + (expert_gather ? 1 : 0));
+    // Sizes are filled in after the parameter count is known.
+    if (dense_gather) fwd.push_back(coll("zero3.param_all_gather", CollKind::AllGather, GroupKind::DP, 0, s.plan.overlap_param_gather));
+    if (expert_gather)
+      fwd.push_back(coll("zero3.expert_param_all_gather", CollKind::AllGather, GroupKind::EDP, 0, s.plan.overlap_param_gather));
     attention_block(b, fwd, bi, bw, rc);
     mlp_block(b, fwd, bi, bw, rc, moe);
     if (full) {
@@ -1020,32 +1024,34 @@ struct Lowerer {
     }
     bi_ordered.insert(bi_ordered.end(), bi.begin() + static_cast<long>(split), bi.end());
     bi_ordered.insert(bi_ordered.end(), bi.begin(), bi.begin() + static_cast<long>(split));
-    if (zero3) {
+    if (n_g > 0) {
       // ZeRO-3 gathers (and reduce-scatters) each parameter tensor of the layer separately:
       // weights of the attention and MLP matrices, their biases (GPT-style models) and norms.
       // Frameworks gather either a layer at a time (FSDP flat parameters, coalesced prefetch:
       // one call) or tensor by tensor (plan.zero3_gather, from the framework catalog).
       const int tensors = s.plan.zero3_gather == "tensor" ? 4 + 2 + (m.mlp == "gelu" ? 6 : 0) : 1;
       const double gather = (b.params - b.expert_params) * param_bytes();  // the whole (TP-sharded) layer
-      auto& g0 = std::get<Collective>(fwd.front());
-      g0.bytes = gather;
-      g0.calls = tensors;
-      // The backward's gather is prefetched like the forward's, and only with overlap.param_gather:
-      // before 2026-12-06 it was overlappable whatever that said (review: param_gather false left
-      // 0.074 s of Llama 3 8B's backward gathers hidden while the memory held no prefetched layer).
-      Collective gb = coll("zero3.param_all_gather.bwd", CollKind::AllGather, GroupKind::DP, gather, s.plan.overlap_param_gather);
-      gb.calls = tensors;
-      bi_ordered.insert(bi_ordered.begin(), gb);
-      Collective rs = coll("zero3.grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::DP,
-                           gather * grad_bytes() / param_bytes(), s.plan.overlap_grad_reduce);
-      rs.calls = tensors;
-      bw.push_back(rs);
-      const bool expert_gather = moe && edp > 1;
       const double expert_gather_bytes = b.expert_params * param_bytes();  // this rank's experts
+      const size_t expert_at = dense_gather ? 1 : 0;  // the expert gather's place among the leading gathers
+      if (dense_gather) {
+        auto& g0 = std::get<Collective>(fwd.front());
+        g0.bytes = gather;
+        g0.calls = tensors;
+        // The backward's gather is prefetched like the forward's, and only with overlap.param_gather:
+        // before 2026-12-06 it was overlappable whatever that said (review: param_gather false left
+        // 0.074 s of Llama 3 8B's backward gathers hidden while the memory held no prefetched layer).
+        Collective gb = coll("zero3.param_all_gather.bwd", CollKind::AllGather, GroupKind::DP, gather, s.plan.overlap_param_gather);
+        gb.calls = tensors;
+        bi_ordered.insert(bi_ordered.begin(), gb);
+        Collective rs = coll("zero3.grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::DP,
+                             gather * grad_bytes() / param_bytes(), s.plan.overlap_grad_reduce);
+        rs.calls = tensors;
+        bw.push_back(rs);
+      }
       if (expert_gather) {
-        auto& e0 = std::get<Collective>(fwd[1]);
+        auto& e0 = std::get<Collective>(fwd[expert_at]);
         e0.bytes = expert_gather_bytes;
-        bi_ordered.insert(bi_ordered.begin() + 1,
+        bi_ordered.insert(bi_ordered.begin() + static_cast<std::ptrdiff_t>(expert_at),
                           coll("zero3.expert_param_all_gather.bwd", CollKind::AllGather, GroupKind::EDP, expert_gather_bytes,
                                s.plan.overlap_param_gather));
         bw.push_back(coll("zero3.expert_grad_reduce_scatter", CollKind::ReduceScatter, GroupKind::EDP,
@@ -1053,12 +1059,14 @@ struct Lowerer {
       }
       if (full) {  // rc is a copy of fwd, whose first steps are the gathers
         if (s.plan.zero3_regather_for_recompute) {
-          auto& gr = std::get<Collective>(rc.front());
-          gr.name = "zero3.param_all_gather.recompute";
-          gr.bytes = gather;
-          gr.calls = tensors;
+          if (dense_gather) {
+            auto& gr = std::get<Collective>(rc.front());
+            gr.name = "zero3.param_all_gather.recompute";
+            gr.bytes = gather;
+            gr.calls = tensors;
+          }
           if (expert_gather) {
-            auto& er = std::get<Collective>(rc[1]);
+            auto& er = std::get<Collective>(rc[expert_at]);
             er.name = "zero3.expert_param_all_gather.recompute";
             er.bytes = expert_gather_bytes;
           }
@@ -1066,7 +1074,6 @@ struct Lowerer {
           // The backward's gathers serve the recompute too, and so come before it: the
           // recompute is the first pass of the layer's backward (before 2026-12-02 they opened
           // the input-gradient pass, and simulate ran the recompute before its gather).
-          const auto n_g = static_cast<std::ptrdiff_t>(expert_gather ? 2 : 1);
           rc.erase(rc.begin(), rc.begin() + n_g);
           rc.insert(rc.begin(), bi_ordered.begin(), bi_ordered.begin() + n_g);
           bi_ordered.erase(bi_ordered.begin(), bi_ordered.begin() + n_g);
@@ -1077,7 +1084,6 @@ struct Lowerer {
                  })) {
         // Selective recompute of modules with weights (mlp, moe, shared_experts, mla_up_proj):
         // the backward's gathers come before it too.
-        const auto n_g = static_cast<std::ptrdiff_t>(expert_gather ? 2 : 1);
         rc.insert(rc.begin(), bi_ordered.begin(), bi_ordered.begin() + n_g);
         bi_ordered.erase(bi_ordered.begin(), bi_ordered.begin() + n_g);
       }
@@ -1095,6 +1101,8 @@ struct Lowerer {
   }
 
   double grad_bytes() const { return dtype_bytes(s.train.grad_reduce_dtype); }
+  // The ranks of the DP group (dp x cp), over which the dense parameters are sharded and reduced.
+  int dp_ranks() const { return s.plan.dp * s.plan.cp; }
   // The bytes of a parameter as the optimizer's gather moves it: 16-bit weights under mixed
   // precision, fp32 ones in fp32/tf32 training (memory holds them so: estimate's weights_bytes).
   // Before 2026-12-03 every gather moved 2 bytes a parameter, and fp32 ZeRO-3 half its traffic.
@@ -1145,17 +1153,30 @@ struct Lowerer {
   }
 
   // FSDP / ZeRO-3 for the parameters outside the layers (embedding, final norm, output head): the
-  // root unit gathers them once per micro-batch before its forward and keeps them through its
-  // backward (torch FSDP's root is not resharded after forward), then reduce-scatters their
-  // gradients. Before 2026-12-01 they were sharded in memory but never gathered or reduced.
-  // The embedding's gather opens each micro-batch's forward: nothing runs before it to hide it
-  // (FSDP prefetches the next unit's parameters during a unit's compute, and no unit precedes the
-  // first), so it is not overlapped; the head's is prefetched during the last layers.
+  // root unit gathers them before its forward and keeps them through its backward (torch FSDP's
+  // root is not resharded after forward), then reduce-scatters their gradients. Before 2026-12-01
+  // they were sharded in memory but never gathered or reduced.
+  // The embedding's gather opens its forward: nothing runs before it to hide it (FSDP prefetches
+  // the next unit's parameters during a unit's compute, and no unit precedes the first), so it is
+  // not overlapped; the head's is prefetched during the last layers.
+  // Kept through the backward, the unit stays gathered while any micro-batch of its chunk is in
+  // flight on the rank: it is gathered when a run of overlapping micro-batches opens and reduced
+  // when the run closes (Collective::per_run, run_edges), once a step on the first 1F1B stage
+  // (p - 1 forwards ahead of its backwards), every micro-batch on the last. Before 2026-12-07 it was
+  // gathered and reduced every micro-batch while the memory held one copy (review). A stack that
+  // releases parameters after each use (zero3_regather_for_recompute, DeepSpeed) holds the unit
+  // only while it runs (stage_memory): gathered every micro-batch there, as before.
+  // Nothing where the DP group is one rank (nothing sharded; 2026-12-07 review).
   void zero3_root(double params, std::vector<Step>& fwd, std::vector<Step>& bw, const char* gather_name, const char* reduce_name,
                   bool first_unit) const {
-    if (!zero3 || params <= 0) return;
-    fwd.insert(fwd.begin(), coll(gather_name, CollKind::AllGather, GroupKind::DP, params * root_param_bytes(), s.plan.overlap_param_gather && !first_unit));
-    bw.push_back(coll(reduce_name, CollKind::ReduceScatter, GroupKind::DP, params * grad_bytes(), s.plan.overlap_grad_reduce));
+    if (!zero3 || params <= 0 || dp_ranks() <= 1) return;
+    const bool per_run = !s.plan.zero3_regather_for_recompute;
+    Collective g = coll(gather_name, CollKind::AllGather, GroupKind::DP, params * root_param_bytes(), s.plan.overlap_param_gather && !first_unit);
+    g.per_run = per_run;
+    fwd.insert(fwd.begin(), g);
+    Collective rs = coll(reduce_name, CollKind::ReduceScatter, GroupKind::DP, params * grad_bytes(), s.plan.overlap_grad_reduce);
+    rs.per_run = per_run;
+    bw.push_back(rs);
   }
 
   // A multi-token-prediction module's input: RMSNorm of the hidden state and of the next token's
@@ -1222,6 +1243,29 @@ struct Lowerer {
 };
 
 }  // namespace
+
+RunEdges run_edges(const std::vector<ScheduleItem>& order, int v, bool split) {
+  RunEdges e;
+  e.opens.assign(order.size(), 0);
+  e.closes.assign(order.size(), 0);
+  e.runs.assign(static_cast<size_t>(std::max(1, v)), 0);
+  std::vector<int64_t> in_flight(e.runs.size(), 0);
+  const auto closing = split ? ScheduleItem::Weight : ScheduleItem::Backward;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const ScheduleItem& it = order[k];
+    if (it.chunk < 0 || static_cast<size_t>(it.chunk) >= e.runs.size()) continue;
+    const auto c = static_cast<size_t>(it.chunk);
+    if (it.kind == ScheduleItem::Forward) {
+      if (in_flight[c]++ == 0) {
+        e.opens[k] = 1;
+        ++e.runs[c];
+      }
+    } else if (it.kind == closing && in_flight[c] > 0 && --in_flight[c] == 0) {
+      e.closes[k] = 1;
+    }
+  }
+  return e;
+}
 
 double Workload::model_flops_per_step() const {
   const auto& m = scenario().model;
@@ -1470,8 +1514,17 @@ Workload lower(const Scenario& s) {
     // buffer was in its memory but not in the step's traffic (8 + 6 bytes a parameter; review).
     const double shard_dense = p.zero_stage >= 1 ? dense_params / w.group(GroupKind::DP).size : dense_params;
     const double shard_expert = p.zero_stage >= 1 ? st.expert_params / std::max(1, w.group(GroupKind::EDP).size) : st.expert_params;
+    // The weights it updates are the fp32 master beside 16-bit (or FP8) weights, rewritten as well;
+    // in fp32/tf32 training the fp32 weights are their own master and there is no 16-bit copy
+    // (TrainingConfig::weight_bytes_per_param, optimizer_state_bytes_per_param, which the memory
+    // holds). The gradient is read in fp32 (Megatron's main_grad). Before 2026-12-07 the step moved
+    // 30 bytes a parameter in fp32 training too, a master copy and a 16-bit one that do not exist
+    // (review: 28).
     const double moments = s.train.optimizer_moment_bytes();
-    const double bytes_per_param = (8.0 + moments) + (6.0 + moments);
+    const double master = s.train.optimizer_state_bytes_per_param() - moments;  // 4, or 0 beside fp32 weights
+    const double updated = master > 0 ? master : s.train.weight_bytes_per_param();
+    const double written_copy = master > 0 ? s.train.weight_bytes_per_param() : 0.0;
+    const double bytes_per_param = (updated + 4.0 + moments) + (updated + written_copy + moments);
     sw.optimizer.push_back(Lowerer::mem("optimizer.step", OpClass::Optimizer, (shard_dense + shard_expert) * bytes_per_param,
                                         (shard_dense + shard_expert) * 12.0));
     w.step_per_stage.push_back(std::move(sw));

@@ -101,6 +101,14 @@ struct Collective {
   // tied word embedding's gradient between the first and the last stage), placed as
   // Workload::pipeline_ends; false: the whole group.
   bool pipeline_ends = false;
+  // ZeRO-3's root unit (the embedding, the final norm and the output head; Lowerer::zero3_root):
+  // gathered once per run of overlapping in-flight micro-batches of its chunk and kept through
+  // their backwards, its gradient reduce-scattered when the run's last gradient pass ends
+  // (run_edges). A gather is issued only by a Forward that opens a run, a reduce-scatter only by
+  // the pass that closes one; both engines count and place them so (2026-12-07 review: they had
+  // run every micro-batch, 8 gathers a step on the first 1F1B stage, which holds its micro-batches
+  // 0-3 at once).
+  bool per_run = false;
 };
 
 // Once-per-step gradient reductions over DP and EDP go bucket by bucket as the gradients finish
@@ -249,6 +257,21 @@ struct Workload {
   }
   double model_flops_per_step() const;    // 6*N*tokens-style model FLOPs (docs/models.md)
 };
+
+struct ScheduleItem;  // ir/schedule.hpp
+// The runs of one rank's order (a schedule's order(r, ...)) for Collective::per_run: a micro-batch
+// of chunk c is in flight on the rank from its Forward to the pass that completes its gradients
+// (its Weight where the schedule splits the backward, `split`, else its Backward); a run is a
+// stretch of the order in which some micro-batch of the chunk is in flight. opens[k]: order[k] is a
+// Forward before which none of its chunk's micro-batches was in flight; closes[k]: order[k]
+// completes a micro-batch's gradients and leaves none of its chunk's in flight; runs[c]: chunk c's
+// runs (v entries). Under 1F1B the first stage (p - 1 forwards ahead) has one run a step, the last
+// stage one per micro-batch; GPipe and ZB-H1 (deferred weight passes) one per stage.
+struct RunEdges {
+  std::vector<char> opens, closes;
+  std::vector<int64_t> runs;
+};
+RunEdges run_edges(const std::vector<ScheduleItem>& order, int v, bool split);
 
 // Lower a checked scenario into the IR. The workload refers to s, which must outlive it.
 Workload lower(const Scenario& s);

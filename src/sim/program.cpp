@@ -149,7 +149,10 @@ struct Builder {
     prog.colls.push_back(ci);
     return static_cast<int>(prog.colls.size()) - 1;
   }
-  bool active(const Collective& c) const { return w.group_of(c).size > 1 && c.bytes > 0; }
+  // While an item that neither opens nor closes a run of its chunk is emitted, the root unit's
+  // collectives (Collective::per_run) are not issued: the unit stays gathered (ir::run_edges).
+  bool skip_per_run = false;
+  bool active(const Collective& c) const { return w.group_of(c).size > 1 && c.bytes > 0 && !(c.per_run && skip_per_run); }
   // An overlapped TP reduction in the middle of a pass whose input comes from the step before
   // (the GEMM): it runs as a pipelined GEMM + reduce-scatter. At the end of a pass it keeps the
   // step-level AsyncStep handling (nothing in the pass waits for it).
@@ -504,6 +507,9 @@ struct Builder {
     std::vector<double> chunk_w(static_cast<size_t>(v), 0.0);
     if (split)
       for (int c = 0; c < v; ++c) chunk_w[static_cast<size_t>(c)] = ir::weight_pass_held_bytes(st.chunks[static_cast<size_t>(c)]);
+    // Where ZeRO-3's root unit is gathered and reduced: the items that open and close a run of
+    // overlapping in-flight micro-batches of its chunk (Collective::per_run; 2026-12-07 review).
+    const ir::RunEdges edges = ir::run_edges(order, v, split);
     // The last pass producing weight gradients of each chunk.
     std::vector<int64_t> last_grad_mb(static_cast<size_t>(v), -1);
     for (const auto& it : order)
@@ -558,6 +564,10 @@ struct Builder {
     auto compute = [&](const ScheduleItem& it) {
       const int c = it.chunk;
       grad_chunk = c;
+      {
+        const auto k = static_cast<size_t>(&it - order.data());  // it is an element of order
+        skip_per_run = !(it.kind == ScheduleItem::Forward ? edges.opens[k] : edges.closes[k]);
+      }
       const auto& ch = st.chunks[static_cast<size_t>(c)];
       // Gathers are prefetched block to block within the item, not across items.
       for (auto& pf : prefetch) pf.ahead.clear();
@@ -635,6 +645,7 @@ struct Builder {
       }
       for (const auto& [g, tok] : item_reductions) emit(Ins::WaitToken, g, CollMode::Blocking, tok);
       item_reductions.clear();
+      skip_per_run = false;
     };
     // A full backward (ScheduleItem::full_backward: DualPipe's run_backward outside its zero-bubble
     // steps) runs the weight pass listed after it before its input gradient is sent, in a pair

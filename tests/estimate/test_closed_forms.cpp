@@ -148,9 +148,10 @@ TEST(ClosedForms, InterleavedFirstStageAndZeroShardsHoldThePublishedBytes) {
     };
     const auto z2 = one({{"num_gpus", "1"}, {"training.global_batch", "8"}, {"parallel.zero_stage", "2"}});
     const auto z3 = one({{"num_gpus", "1"}, {"training.global_batch", "8"}, {"parallel.zero_stage", "3"}});
-    // Nothing gathered, and no gradient buckets, which ZeRO-2 holds (ZeRO-3 reduce-scatters unit
-    // by unit; its buckets had been charged until 2026-12-06, review).
-    EXPECT_GT(z2.comm_buffers_bytes, 0.0);
+    // Nothing gathered, and no gradient buckets (ZeRO-3 reduce-scatters unit by unit; its buckets
+    // had been charged until 2026-12-06, review); on one GPU ZeRO-2 has none either, nothing being
+    // reduced (2026-12-07 review: ZeroStagesAreOneMemoryWithoutDataParallelism).
+    EXPECT_EQ(z2.comm_buffers_bytes, 0.0);
     EXPECT_EQ(z3.comm_buffers_bytes, 0.0);
     const auto on = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "true"}});
     const auto off = one({{"parallel.zero_stage", "3"}, {"parallel.overlap.param_gather", "false"}});
@@ -2513,4 +2514,56 @@ TEST(ClosedForms, ZeroThreeHoldsNoGradientBuckets) {
   const double params = w3.stages[0].params, gbytes = dtype_bytes(s3.train.grad_reduce_dtype);
   EXPECT_NEAR(z1.comm_buffers_bytes, 40e6 * gbytes, 1e-9 * z1.comm_buffers_bytes);
   EXPECT_NEAR(z1big.comm_buffers_bytes, std::min(2000e6, params) * gbytes, 1e-9 * z1big.comm_buffers_bytes);
+}
+
+// Question (review of 2026-12-07): without data parallelism (dp x cp = 1) the ZeRO stage shards
+// nothing and reduces nothing, as the tool's note says: is the memory the same at every stage, with
+// no gradient buckets, and does ZeRO-3 emit no collective over its DP group of one? ZeRO 0-2 had
+// held 320 MB of buckets for Llama 3 8B at tp 2 on 2 GPUs where ZeRO-3 held none, and ZeRO-3 listed
+// 7 DP rows of 0 s (its layers' and root unit's gathers and reduce-scatters, 218 MB a layer).
+TEST(ClosedForms, ZeroStagesAreOneMemoryWithoutDataParallelism) {
+  const std::string y =
+      "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 2\nparallel: {tp: 2, pp: 1, zero_stage: 0}\n"
+      "training: {global_batch: 2, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: full}\n";
+  const Estimator est;
+  double total0 = -1;
+  for (const char* z : {"0", "1", "2", "3"}) {
+    const Scenario s = parse_scenario(y, "t.yaml", *frozen(), {{"parallel.zero_stage", z}});
+    const ir::Workload w = ir::lower(s);
+    const MemoryBreakdown mem = stage_memory(w, 0, 0.0);
+    EXPECT_EQ(mem.comm_buffers_bytes, 0.0) << "zero " << z;
+    if (total0 < 0) total0 = mem.total_bytes();
+    EXPECT_NEAR(mem.total_bytes(), total0, 1e-9 * total0) << "zero " << z;
+    for (const auto& row : op_table(w, 0, est)) EXPECT_NE(row.group, "dp") << "zero " << z << ": " << row.name;
+  }
+  // With two data-parallel ranks the buckets are there again, and so are ZeRO-3's gathers.
+  const Scenario s2 = parse_scenario(y, "t.yaml", *frozen(), {{"num_gpus", "4"}, {"training.global_batch", "4"}, {"parallel.zero_stage", "1"}});
+  EXPECT_GT(stage_memory(ir::lower(s2), 0, 0.0).comm_buffers_bytes, 0.0);
+  const Scenario s3 = parse_scenario(y, "t.yaml", *frozen(), {{"num_gpus", "4"}, {"training.global_batch", "4"}, {"parallel.zero_stage", "3"}});
+  const ir::Workload w3 = ir::lower(s3);
+  int dp_rows = 0;
+  for (const auto& row : op_table(w3, 0, est)) dp_rows += row.group == "dp" ? 1 : 0;
+  EXPECT_EQ(dp_rows, 7);
+}
+
+// Question (review of 2026-12-07): in fp32/tf32 training the fp32 weights are their own master copy
+// (stage_memory holds no other): does the optimizer step move only what exists? Adam reads the
+// weights, the fp32 gradient and two moments (16 bytes a parameter) and writes the weights and the
+// moments (12): 28, where mixed precision reads and writes the fp32 master and writes the 16-bit
+// copy too (30). It had moved 30 in fp32 training as well.
+TEST(ClosedForms, Fp32OptimizerStepMovesNoMasterCopy) {
+  const std::string y =
+      "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 16\nparallel: {tp: 1, pp: 1, zero_stage: 0}\n"
+      "training: {global_batch: 32, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: full}\n";
+  const std::tuple<const char*, const char*, double> cases[] = {
+      {"bf16", "adam", 30.0}, {"tf32", "adam", 28.0}, {"fp32", "adam", 28.0},
+      {"bf16", "sgd", 22.0},  {"tf32", "sgd", 20.0},  // SGD: one momentum buffer of 4 bytes
+  };
+  for (const auto& [precision, optimizer, bytes] : cases) {
+    const Scenario s = parse_scenario(y, "t.yaml", *frozen(), {{"training.precision", precision}, {"training.optimizer", optimizer}});
+    const ir::Workload w = ir::lower(s);
+    ASSERT_EQ(w.step.optimizer.size(), 1u);
+    EXPECT_NEAR(w.step.optimizer[0].bytes / w.stages[0].params, bytes, 1e-9) << precision << " " << optimizer;
+    EXPECT_NEAR(w.step.optimizer[0].flops / w.stages[0].params, 12.0, 1e-9) << precision << " " << optimizer;
+  }
 }
