@@ -1001,8 +1001,12 @@ double MemoryModel::bytes(const Candidate& c) const {
     }
     // Two buckets in flight, together no more than the rank's gradients (as estimate; a full
     // bucket here had pruned small stages that fit, 2026-12-04 review); none under ZeRO-3, which
-    // reduces unit by unit (stage_memory; 2026-12-06 review).
-    const double comm = (z >= 3 ? 0.0 : std::min(s.plan.grad_bucket_bytes, st.dense + st.expert)) * gbytes + gathered;
+    // reduces unit by unit (stage_memory; 2026-12-06 review). Only the gradients some collective
+    // reduces: the dense ones where dp x cp > 1, the expert ones where the EDP group has more than
+    // one rank (as stage_memory since its 2026-12-07 review; mirrored here on 2026-12-07, where the
+    // pruning had kept a dp 1 plan's buckets that estimate no longer holds).
+    const double reduced = (dshard > 1 ? st.dense : 0.0) + (eshard > 1 ? st.expert : 0.0);
+    const double comm = (z >= 3 ? 0.0 : std::min(s.plan.grad_bucket_bytes, reduced)) * gbytes + gathered;
     const double reserve = 2.0 * 1024 * 1024 * 1024;
     worst = std::max(worst, w + g + o + act + comm + reserve);
   }
@@ -1425,6 +1429,37 @@ std::string layer_and_batch_split_text(const Scenario& base, const SearchOptions
   }
   return "";
 }
+
+// Whether the search would hold a cp > 1 plan were flash attention on: a tp and a cp > 1 that pass
+// enumerate_plans' other tp and cp rules, with a pp and a dp that pass theirs (review of
+// 2026-12-07: without flash attention cp > 1 was dropped without a word, and `--fix cp=2` read as
+// the generic list).
+bool cp_wants_flash_attention(const Scenario& base, const SearchOptions& opt) {
+  const auto& m = base.model;
+  const StackFeatures& st = opt.stack;
+  if (base.train.flash_attention || !st.cp) return false;
+  const int64_t N = base.num_gpus, gb = base.train.global_batch, seq = base.train.seq_len;
+  if (m.sliding_window > 0 && static_cast<int64_t>(m.sliding_window) < seq) return false;  // no ring attention there either
+  const bool dense_ffn = !m.all_layers_moe();
+  for (int tp : divisors(N)) {
+    if (!allowed(opt, "tp", tp) || (tp > 1 && !st.tp) || m.heads % tp != 0 || m.kv_heads % tp != 0 || (dense_ffn && m.ffn_hidden % tp != 0)) continue;
+    for (int cp : divisors(N / tp)) {
+      if (cp == 1 || !allowed(opt, "cp", cp) || seq % (2 * static_cast<int64_t>(cp)) != 0) continue;
+      for (int pp : divisors(N / tp / cp)) {
+        if (!allowed(opt, "pp", pp) || (pp > 1 && !st.pp) || pp > m.layers) continue;
+        const int64_t dp = N / tp / cp / pp;
+        if (dp <= std::numeric_limits<int>::max() && allowed(opt, "dp", static_cast<int>(dp)) && gb % dp == 0) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The flash-attention rule of ring attention, in estimate's words (scenario check_plan).
+std::string cp_flash_attention_text(const SearchOptions& opt) {
+  return "context parallelism (ring attention) runs on flash attention, but training.flash_attention is false" +
+         std::string(opt.stack.restricted() && !opt.stack.flash_attention ? " (framework " + opt.stack.framework + " has no flash attention)" : "");
+}
 }  // namespace
 
 std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
@@ -1441,12 +1476,32 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
   const std::string fix = opt.python_names ? "fix " : "--fix ";
   if (auto it = opt.fixed.find("tp"); it != opt.fixed.end() && it->second > 0) {
     const int tp = it->second;
+    // The valid tp pass every tp rule enumerate_plans applies: it divides the heads, the KV heads,
+    // a dense FFN's width and the GPUs the other fixed degrees leave. Before 2026-12-07 the heads'
+    // message listed the heads' divisors alone (review: `--fix tp=3` offered 16 and 32, refused
+    // next for llama3-8b's 8 KV heads, and tp=6 on 8 GPUs offered 16 and 32 GPUs' worth).
+    const bool dense_ffn = !m.all_layers_moe();
+    int64_t gpus = base.num_gpus;
+    for (const char* k : {"cp", "pp", "dp"})
+      if (const int v = fixed_value(opt, k); v > 0 && gpus % v == 0) gpus /= v;
+    const int64_t heads_kv = m.kv_heads > 0 ? std::gcd(m.heads, m.kv_heads) : m.heads;
+    const int64_t with_ffn = dense_ffn ? std::gcd(heads_kv, static_cast<int64_t>(m.ffn_hidden)) : heads_kv;
+    const int64_t valid_gcd = std::gcd(with_ffn, gpus);
+    // Named: the heads and KV heads always, the FFN width and the GPUs where they narrow the list.
+    std::vector<std::string> of = {"heads", "KV heads"};
+    if (with_ffn < heads_kv) of.push_back("FFN width");
+    if (valid_gcd < with_ffn)
+      of.push_back("the " + std::to_string(gpus) + " GPUs" + (gpus < base.num_gpus ? std::string(" the other fixed degrees leave") : std::string()));
+    std::string of_text = "its ";
+    for (size_t k = 0; k < of.size(); ++k) of_text += (k == 0 ? "" : k + 1 == of.size() ? " and " : ", ") + of[k];
+    const std::string valid = " (valid: the common divisors of " + of_text + ", " + divisors(valid_gcd) + ")";
     if (m.heads % tp != 0)
-      why = fix + "tp=" + std::to_string(tp) + " does not divide " + m.id + "'s " + std::to_string(m.heads) + " attention heads (valid: " +
-            divisors(m.heads) + ")";
+      why = fix + "tp=" + std::to_string(tp) + " does not divide " + m.id + "'s " + std::to_string(m.heads) + " attention heads" + valid;
     else if (m.kv_heads > 0 && m.kv_heads % tp != 0)
-      why = fix + "tp=" + std::to_string(tp) + " does not divide " + m.id + "'s " + std::to_string(m.kv_heads) +
-            " KV heads (valid: the common divisors of its heads and KV heads, " + divisors(std::gcd(m.heads, m.kv_heads)) + ")";
+      why = fix + "tp=" + std::to_string(tp) + " does not divide " + m.id + "'s " + std::to_string(m.kv_heads) + " KV heads" + valid;
+    else if (dense_ffn && m.ffn_hidden % tp != 0)
+      why = fix + "tp=" + std::to_string(tp) + " does not divide " + m.id + "'s FFN width of " + std::to_string(m.ffn_hidden) +
+            " (Megatron splits it over tp)" + valid;
   }
   // The expert dimensions (review of 2026-12-05: --fix ep=3 on Mixtral's 8 experts, ep on a dense
   // model, etp neither 1 nor tp, and tp > 1 without SP on an MoE model read as the generic list).
@@ -1477,6 +1532,16 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
   if (why.empty() && fixed_value(opt, "tp_overlap") == 1 && tpf > base.system.scale_up_domain)
     why = fix + "tp_overlap=true with tp " + std::to_string(tpf) + ": TP communication overlap needs the TP group inside one scale-up domain (" +
           std::to_string(base.system.scale_up_domain) + " GPUs on " + base.system.id + ")";
+  // A fixed cp > 1 that ring attention cannot run (review of 2026-12-07: without flash attention
+  // `--fix cp=2` read as the generic list), in estimate's words (scenario check_plan).
+  if (const int cpf = fixed_value(opt, "cp"); why.empty() && cpf > 1) {
+    const int64_t seq = base.train.seq_len;
+    if (!base.train.flash_attention)
+      why = fix + "cp=" + std::to_string(cpf) + ": " + cp_flash_attention_text(opt);
+    else if (m.sliding_window > 0 && static_cast<int64_t>(m.sliding_window) < seq)
+      why = fix + "cp=" + std::to_string(cpf) + ": context parallelism here is ring attention (p2p), which Transformer Engine does not run on " +
+            "sliding-window layers (" + m.id + " has a " + std::to_string(m.sliding_window) + "-token window); only cp=1";
+  }
   if (why.empty()) {
     int64_t prod = 1;
     std::string keys;
@@ -1488,6 +1553,18 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
     if (prod > 1 && base.num_gpus % prod != 0)
       why = "the fixed " + keys + (keys.find(" x ") != std::string::npos ? " = " + std::to_string(prod) : std::string()) +
             " does not divide the " + std::to_string(base.num_gpus) + " GPUs";
+  }
+  // 2 x cp dividing the sequence (load-balanced ring attention), once the fixed product divides
+  // the GPUs (review of 2026-12-07: `--fix cp=3` on 24 GPUs read as the generic list).
+  if (const int cpf = fixed_value(opt, "cp"); why.empty() && cpf > 1 && base.train.seq_len % (2 * static_cast<int64_t>(cpf)) != 0) {
+    const int64_t seq = base.train.seq_len;
+    int64_t gpus = base.num_gpus;
+    for (const char* k : {"tp", "pp", "dp"})
+      if (const int v = fixed_value(opt, k); v > 0 && gpus % v == 0) gpus /= v;
+    why = fix + "cp=" + std::to_string(cpf) + ": load-balanced ring attention splits the sequence in 2 x cp = " + std::to_string(2 * int64_t{cpf}) +
+          " chunks, which do not divide seq_len " + std::to_string(seq) + " (valid: the common divisors of seq_len / 2 and the " +
+          std::to_string(gpus) + " GPUs" + (gpus < base.num_gpus ? std::string(" the other fixed degrees leave") : std::string()) + ", " +
+          divisors(std::gcd(seq % 2 == 0 ? seq / 2 : 1, gpus)) + ")";
   }
   if (why.empty()) why = layer_and_batch_split_text(base, opt);
   return (why.empty() ? std::string() : why + "; ") + "no valid plan: no combination of the allowed dimensions satisfies the plan constraints for " + std::to_string(base.num_gpus) +
@@ -1870,6 +1947,13 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       if (shown) r.notes.push_back(fix + key + "=" + fix_value_text(key, v) + ": " + where);
     }
   }
+  // cp > 1 left out of the search for want of flash attention, where it would otherwise have been
+  // searched (review of 2026-12-07: it was left out without a word).
+  if (fixed_value(opt, "cp") < 0 && cp_wants_flash_attention(base, opt))
+    r.notes.push_back("cp > 1 was not searched: " + cp_flash_attention_text(opt) +
+                      (opt.stack.restricted() && !opt.stack.flash_attention
+                           ? std::string(opt.python_names ? "; any_framework_feature=True" : "; --any-framework-feature") + " searches it with flash attention"
+                           : std::string(opt.python_names ? "" : "; --set training.flash_attention=true searches it")));
   if (out.ranking.empty() && out.valid == 0)
     r.notes.push_back(no_valid_plan_text(base, opt));
   else if (out.ranking.empty()) {

@@ -1055,5 +1055,33 @@ q = sx("sweep", *LAT[:2], "--system", "dgx-a100", "--num-gpus", "8", *LAT[6:], "
 check("sweep refuses the in-network-reduction latency of a network without it",
       q.returncode == 2 and "has no in-network reduction" in q.stderr, q.stderr[-300:])
 
+# Review of 2026-12-07: a fixed tp that breaks a tp rule lists only values that pass every tp rule
+# (heads, KV heads, the GPUs): `--fix tp=3` had offered 16 and 32, which llama3-8b's 8 KV heads then
+# refused, and tp=6 on 8 GPUs offered 16 and 32. Each value listed is accepted.
+J8 = ["--model", "llama3-8b", "--system", "dgx-h100", "--global-batch", "64", "--seq-len", "4096", "--threads", "2", "-q"]
+for gpus, tp, want in [("16", "3", "--fix tp=3 does not divide llama3-8b's 32 attention heads (valid: the common divisors of its heads and KV heads, 1, 2, 4, 8)"),
+                       ("8", "6", "--fix tp=6 does not divide llama3-8b's 32 attention heads (valid: the common divisors of its heads and KV heads, 1, 2, 4, 8)"),
+                       ("4", "3", "(valid: the common divisors of its heads, KV heads and the 4 GPUs, 1, 2, 4)")]:
+    b = sx("plan", *J8, "--num-gpus", gpus, "--fix", "tp=" + tp)
+    check(f"fixed tp={tp} on {gpus} GPUs lists valid values only", b.returncode == 2 and want in b.stderr, b.stderr[-400:])
+for tp in ["1", "2", "4", "8"]:
+    b = sx("plan", *J8, "--num-gpus", "16", "--fix", "tp=" + tp, "--fix", "mb=1", "--recompute", "none", "--rerank-top", "0", "--top", "1")
+    check(f"listed tp={tp} is accepted", b.returncode == 0, b.stderr[-300:])
+# Without flash attention a fixed cp > 1 names ring attention's rule, in estimate's words (it read as
+# the generic list), and a search without it says cp > 1 was not searched.
+b = sx("plan", *J8, "--num-gpus", "16", "--set", "training.flash_attention=false", "--fix", "cp=2")
+check("fixed cp without flash attention names the rule", b.returncode == 2 and
+      "--fix cp=2: context parallelism (ring attention) runs on flash attention, but training.flash_attention is false" in b.stderr, b.stderr[-400:])
+CPN = "cp > 1 was not searched: context parallelism (ring attention) runs on flash attention, but training.flash_attention is false"
+q = sx("plan", *J8, "--num-gpus", "16", "--fix", "tp=4", "--fix", "pp=2", "--fix", "mb=1", "--recompute", "none", "--rerank-top", "0",
+       "--set", "training.flash_attention=false", "--json", "-")
+check("no flash attention: the note says cp > 1 was not searched", q.returncode == 0 and any(CPN in n for n in json.loads(q.stdout)["notes"]),
+      q.stderr[-300:] or json.loads(q.stdout)["notes"])
+for extra in [["--fix", "cp=1", "--set", "training.flash_attention=false"], ["--set", "training.flash_attention=true"]]:
+    q = sx("plan", *J8, "--num-gpus", "16", "--fix", "tp=4", "--fix", "pp=2", "--fix", "mb=1", "--recompute", "none", "--rerank-top", "0",
+           *extra, "--json", "-")
+    check(f"no cp note with {' '.join(extra)}", q.returncode == 0 and not any("cp > 1 was not searched" in n for n in json.loads(q.stdout)["notes"]),
+          q.stderr[-300:] or json.loads(q.stdout)["notes"])
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
