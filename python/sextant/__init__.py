@@ -325,15 +325,18 @@ def _rank_list(v, what):
     return out
 
 
-# An integer as the CLI's parse_int (std::stoll over the whole text) reads one: leading blanks, a
-# sign, digits and nothing after them.
-_INT_TEXT = _re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
+# A rank as the CLI's --timeline-ranks reads one: digits, or '-' and digits; no blank or '+' at
+# either end (review of 2026-12-07: leading blanks and '+' were taken, trailing blanks refused).
+_INT_TEXT = _re.compile(r"-?[0-9]+")
 
 
-def _rank_text(text, what):
-    """One rank written as text, read as the CLI's --timeline-ranks reads it."""
+def _rank_text(text, what, entry=None):
+    """One rank written as text, read as the CLI's --timeline-ranks reads it; entry: the range it
+    is a side of, quoted in the error ("bad range '24-': '' is not an integer")."""
     if not _INT_TEXT.fullmatch(text):
-        raise SextantError("%s: '%s' is not an integer" % (what, text))
+        where = "" if entry is None else "bad range '%s': " % (entry,)
+        raise SextantError("%s: %s'%s' is not an integer (ranks and ranges of digits separated by commas, without blanks "
+                           "or signs, e.g. 0-7,64)" % (what, where, text))
     return _int_in(int(text), what, 0)
 
 
@@ -351,7 +354,7 @@ def _rank_items(v, what):
                 raise SextantError("%s: empty entry in '%s' (ranks and ranges separated by commas, e.g. 0-7,64)" % (what, v))
             dash = part.find("-", 1)
             if dash >= 0:
-                lo, hi = _rank_text(part[:dash], what), _rank_text(part[dash + 1:], what)
+                lo, hi = _rank_text(part[:dash], what, part), _rank_text(part[dash + 1:], what, part)
                 if hi < lo:
                     raise SextantError("%s: bad range %r: the end is below the start" % (what, part))
                 if hi - lo >= 100000 or len(out) + hi - lo >= 100000:

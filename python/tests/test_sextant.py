@@ -1129,12 +1129,17 @@ def test_an_empty_number_format_is_refused_as_the_clis(tmp_path):
 def test_timeline_ranks_are_integers_as_the_clis(tmp_path):
     """Question (review of 2026-12-06): are ranks that are not integers ('1e1', '3.0', '0 - 3', 3.0,
     [3.0]) refused as the CLI's --timeline-ranks refuses them? They had been read as ranks. Text the
-    CLI takes (' 3', '+3', '0,1,') is taken."""
+    CLI takes ('0,1,') is taken; a blank or a '+' at either end is refused by both (review of
+    2026-12-07: ' 3' and '+3' had been taken, '3 ' refused), a bad side of a range naming the range."""
     import numpy
 
-    assert cli_error("simulate", SCENARIO, "--timeline-ranks", "3.0") == "key '--timeline-ranks': '3.0' is not an integer"
-    for bad, msg in (("1e1", "'1e1' is not an integer"), ("3.0", "'3.0' is not an integer"), ("0 - 3", "'0 ' is not an integer"),
-                     ("0-3 ", "'3 ' is not an integer"), ("0,,1", "empty entry in '0,,1'"), ("0x3", "'0x3' is not an integer"),
+    assert cli_error("simulate", SCENARIO, "--timeline-ranks", "3.0").startswith("key '--timeline-ranks': '3.0' is not an integer (")
+    assert cli_error("simulate", SCENARIO, "--timeline-ranks", "24-").startswith("key '--timeline-ranks': bad range '24-': '' is not an integer")
+    for bad, msg in (("1e1", "'1e1' is not an integer"), ("3.0", "'3.0' is not an integer"),
+                     ("0 - 3", "bad range '0 - 3': '0 ' is not an integer"), ("0-3 ", "bad range '0-3 ': '3 ' is not an integer"),
+                     ("24-", "bad range '24-': '' is not an integer"), (" 0,3", "' 0' is not an integer"),
+                     ("+0,+3", "'+0' is not an integer"), ("3 ", "'3 ' is not an integer"),
+                     ("0,,1", "empty entry in '0,,1'"), ("0x3", "'0x3' is not an integer"),
                      (3.0, "expected an integer"), ([3.0], "expected an integer"), ([True], "expected an integer"),
                      (["3.0"], "'3.0' is not an integer"), (numpy.array([1.0]), "expected an integer"),
                      (numpy.float64(2), "expected an integer"), ({1, 2}, "expected a rank")):
@@ -1142,10 +1147,14 @@ def test_timeline_ranks_are_integers_as_the_clis(tmp_path):
             sextant.simulate(SCENARIO, timeline_ranks=bad)
     small = small_scenario()
     want = sextant.simulate(small, timeline_ranks=[0, 3], timeline_rows=20)
-    for good in (" 0,3", "+0,+3", "0,3,", ["0", "3"], numpy.array([0, 3]), (numpy.int64(0), 3)):
+    for good in ("0,3,", ["0", "3"], numpy.array([0, 3]), (numpy.int64(0), 3)):
         assert sextant.simulate(small, timeline_ranks=good, timeline_rows=20) == want, good
     assert sextant.simulate(small, timeline_ranks="0-3", timeline_rows=20) == \
         sextant.simulate(small, timeline_ranks=range(4), timeline_rows=20)
+    # A range past the job is named as given (it read "rank 8 is outside the job").
+    for ranks in ("0-40", range(41)):
+        with pytest.raises(sextant.SextantError, match=r"timeline_ranks'?: range 0-40 lists ranks outside the job: 8-40 \(valid: 0\.\.7\)"):
+            sextant.simulate(small, timeline_ranks=ranks)
 
 
 def test_a_misspelt_job_keyword_of_plan_is_named(tmp_path):

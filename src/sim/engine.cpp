@@ -688,6 +688,7 @@ class Engine {
         out_.spans.back().microbatch = mb.microbatch;
         out_.spans.back().chunk = mb.chunk;
         out_.spans.back().pass = mb.pass;
+        out_.spans.back().t_all_arrived = ac.start;
       }
       book_wait_split(u);
       GroupState& gs = u.grp[g];

@@ -38,6 +38,9 @@ struct Span {  // timeline record
   int64_t microbatch = -1;
   int chunk = -1;
   uint8_t pass = 0;  // ir::ScheduleItem kind of the unit's current item (0 forward, 1 backward, 2 weight)
+  // A collective's: when every member had arrived and the transfer began (t0 is this member's own
+  // arrival, so t0..t_all_arrived is its wait for the others); -1 for other spans.
+  double t_all_arrived = -1;
 };
 struct Arrow {
   int src = 0, dst = 0;

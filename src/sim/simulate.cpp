@@ -250,10 +250,26 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
 
   if (o.timeline_rows < 0) throw Error(SourceLocation{"", 0, 0, "--timeline-rows"}, "must not be negative");
   // Checked whether or not a timeline is asked for: a rank outside the job is a typo either way.
-  for (int64_t r : o.timeline_ranks)
-    if (r < 0 || r >= total)
-      throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "rank " + std::to_string(r) + " is outside the job",
-                  "valid: 0.." + std::to_string(total - 1));
+  // A rank in a run of consecutive ones (a range, "0-40") names that run and its part outside the
+  // job: "0-40" on 32 ranks had read "rank 32 is outside the job" (review of 2026-12-07).
+  const auto& tr = o.timeline_ranks;
+  for (size_t i = 0; i < tr.size(); ++i) {
+    if (tr[i] >= 0 && tr[i] < total) continue;
+    size_t lo = i, hi = i;
+    while (lo > 0 && tr[lo - 1] < tr[lo] && tr[lo] - tr[lo - 1] == 1) --lo;
+    while (hi + 1 < tr.size() && tr[hi + 1] > tr[hi] && tr[hi + 1] - tr[hi] == 1) ++hi;
+    const std::string valid = "valid: 0.." + std::to_string(total - 1);
+    if (lo == hi) throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"}, "rank " + std::to_string(tr[i]) + " is outside the job", valid);
+    const int64_t a = tr[lo], b = tr[hi];
+    std::string outside;
+    if (a < 0) outside = std::to_string(a) + (std::min<int64_t>(b, -1) > a ? "-" + std::to_string(std::min<int64_t>(b, -1)) : "");
+    if (b >= total) {
+      const int64_t c = std::max(a, total);
+      outside += (outside.empty() ? "" : " and ") + std::to_string(c) + (b > c ? "-" + std::to_string(b) : "");
+    }
+    throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"},
+                "range " + std::to_string(a) + "-" + std::to_string(b) + " lists ranks outside the job: " + outside, valid);
+  }
   if (o.record_timeline || o.timeline_rows > 0) {
     if (!o.timeline_ranks.empty()) {
       for (int64_t r : o.timeline_ranks) units.specs[static_cast<size_t>(unit_of(units, L, r))].record = true;

@@ -46,6 +46,11 @@ std::string us_of_ns(int64_t t_ns) {
   return buf;
 }
 std::string us(double t_s) { return us_of_ns(ns(t_s)); }
+// A flow event's time within the slice [a_ns, b_ns] it binds to: 1 ns inside, so that no other
+// slice of the track starts or ends there. A slice under 2 ns has no whole nanosecond strictly
+// inside it: its start (written as nanoseconds, half of 1 ns had rounded onto the slice's end, where
+// the next slice may start; review of 2026-12-07).
+int64_t inside_ns(int64_t a_ns, int64_t b_ns) { return b_ns - a_ns >= 2 ? a_ns + 1 : a_ns; }
 const char* const kTrack[] = {"compute", "tp", "cp", "ep", "etp", "dp", "edp", "pp collectives", "pp send"};
 }  // namespace
 
@@ -88,10 +93,11 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
     else ends[lane] = std::max(ends[lane], b);
     tid_out[i] = lane == 0 ? sp.tid : 16 * static_cast<int>(lane) + sp.tid;
   }
-  // A transfer's flow starts on the lane of its send span (unit, start).
-  std::map<std::pair<int, int64_t>, int> send_tid;
+  // A transfer's flow starts on the lane of its send span (unit, start): (lane's tid, span's end in ns).
+  std::map<std::pair<int, int64_t>, std::pair<int, int64_t>> send_tid;
   for (size_t i = 0; i < eo.spans.size(); ++i)
-    if (eo.spans[i].tid == 8) send_tid.emplace(std::pair<int, int64_t>{eo.spans[i].unit, ns(eo.spans[i].t0)}, tid_out[i]);
+    if (eo.spans[i].tid == 8)
+      send_tid.emplace(std::pair<int, int64_t>{eo.spans[i].unit, ns(eo.spans[i].t0)}, std::pair<int, int64_t>{tid_out[i], ns(eo.spans[i].t1)});
   // Metadata: process per recorded unit, thread per stream (and lane) it used.
   std::vector<std::set<int>> used(units.size());
   for (size_t i = 0; i < eo.spans.size(); ++i) used[static_cast<size_t>(eo.spans[i].unit)].insert(tid_out[i]);
@@ -117,6 +123,15 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
     ev += std::string(", \"pass\": \"") + (s.microbatch < 0 ? "step" : kPassNames[s.pass < 3 ? s.pass : 0]) + "\"";
     if (s.tid == 0) ev += ", \"flops\": " + format_double(s.flops) + ", \"bytes\": " + format_double(s.bytes);
     else ev += ", \"group\": \"" + std::string(s.cat) + "\", \"bytes\": " + format_double(std::round(s.bytes));  // a layer's mean share: whole bytes
+    // A collective's slice runs from this member's arrival, as a profiled NCCL kernel does: its
+    // wait for the other members, then the transfer from when all had arrived, which is what the
+    // ops and communication tables count. Both parts in whole nanoseconds, summing to "dur"
+    // (review of 2026-12-07: nothing told them apart, and a straggler's group read 3.5x its
+    // communication total in the trace).
+    if (s.t_all_arrived >= 0) {
+      const int64_t a = ns(s.t0), b = ns(s.t1), m = std::clamp(ns(s.t_all_arrived), a, b);
+      ev += ", \"wait_us\": " + us_of_ns(m - a) + ", \"transfer_us\": " + us_of_ns(b - m);
+    }
     ev += "}}";
     line(ev);
   }
@@ -146,11 +161,14 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
   };
   for (size_t i = 0; i < eo.arrows.size(); ++i) {
     const Arrow& a = eo.arrows[i];
+    // The start, as the end below, just inside its send slice: written at the slice's start it
+    // coincided with the end of the send before it on the lane (43 of 112 flows of an interleaved
+    // pp4 step behind a 10 Gb/s NIC), binding by the order a viewer reads events (review of 2026-12-07).
+    const auto snd = send_tid.find({a.src, ns(a.t_src)});
+    const int64_t s_ns = snd != send_tid.end() ? inside_ns(ns(a.t_src), snd->second.second) : ns(a.t_src);
     line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"s\", \"id\": " + std::to_string(i) + ", \"pid\": " +
-         std::to_string(a.src) + ", \"tid\": " + [&] {
-           const auto it = send_tid.find({a.src, ns(a.t_src)});
-           return std::to_string(it != send_tid.end() ? it->second : 8);
-         }() + ", \"ts\": " + us(a.t_src) + "}");
+         std::to_string(a.src) + ", \"tid\": " + std::to_string(snd != send_tid.end() ? snd->second.first : 8) +
+         ", \"ts\": " + us_of_ns(s_ns) + "}");
     const Span* to = nullptr;
     if (a.dst >= 0 && static_cast<size_t>(a.dst) < compute.size()) {
       // The transfer's own pass, else (none recorded after the receive) the first op after it.
@@ -158,11 +176,10 @@ std::string timeline_json(const EngineOutput& eo, const std::vector<UnitSpec>& u
       if (!to) to = first_at(compute[static_cast<size_t>(a.dst)], a.t_dst);
     }
     if (to) {
-      // 1 ns inside the slice (half of it if shorter): enclosed, whatever order a viewer reads
-      // events of the same timestamp in.
-      const double t = to->t0 + std::min(1e-9, (to->t1 - to->t0) / 2);
+      // 1 ns inside the slice: enclosed, whatever order a viewer reads events of the same
+      // timestamp in.
       line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"f\", \"bp\": \"e\", \"id\": " + std::to_string(i) + ", \"pid\": " +
-           std::to_string(a.dst) + ", \"tid\": 0, \"ts\": " + us(t) + "}");
+           std::to_string(a.dst) + ", \"tid\": 0, \"ts\": " + us_of_ns(inside_ns(ns(to->t0), ns(to->t1))) + "}");
     } else {
       line("{\"name\": \"pp transfer\", \"cat\": \"pp\", \"ph\": \"f\", \"id\": " + std::to_string(i) + ", \"pid\": " +
            std::to_string(a.dst) + ", \"tid\": 0, \"ts\": " + us(a.t_dst) + "}");
@@ -196,21 +213,26 @@ void timeline_table(const EngineOutput& eo, const std::vector<UnitSpec>& units, 
     return a.unit == b.unit && a.tid == b.tid && pass_of(a) == pass_of(b) && std::string_view(a.cat) == std::string_view(b.cat);
   };
   // Merge exactly the pairs needed to come down to `limit` rows: the smallest gaps, ties broken by
-  // position (earlier first). Merging every pair at or below the threshold gap collapsed all
-  // back-to-back pairs at once (gap 0): 122 rows where 1,000 were asked, before 2026-12-03.
+  // start time (the pair's first span's; then by position, unit and stream order, so the choice is
+  // deterministic). Merging every pair at or below the threshold gap collapsed all back-to-back
+  // pairs at once (gap 0): 122 rows where 1,000 were asked, before 2026-12-03. Before 2026-12-07
+  // (review) ties went by position, i.e. unit order: of 9,068 spans of a pp4 step cut to 5,000
+  // rows, all at gap 0, units 0-2 took 1,136 merges each and the last stage 574, so the report's
+  // Gantt drew the last stage finer than the others.
   double gap = -1;
   const int64_t n = static_cast<int64_t>(sp.size());
   std::vector<char> merge(idx.size(), 0);  // merge[k]: span idx[k] joins the row of idx[k - 1]
   if (n > limit) {
-    std::vector<std::pair<double, size_t>> gaps;
+    std::vector<std::tuple<double, double, size_t>> gaps;  // (gap, start of the pair, position)
     for (size_t i = 1; i < idx.size(); ++i)
-      if (mergeable(sp[idx[i - 1]], sp[idx[i]])) gaps.push_back({std::max(0.0, sp[idx[i]].t0 - sp[idx[i - 1]].t1), i});
+      if (mergeable(sp[idx[i - 1]], sp[idx[i]]))
+        gaps.emplace_back(std::max(0.0, sp[idx[i]].t0 - sp[idx[i - 1]].t1), sp[idx[i - 1]].t0, i);
     const size_t need = static_cast<size_t>(std::min<int64_t>(n - limit, static_cast<int64_t>(gaps.size())));
     if (need > 0) {
       std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(need - 1), gaps.end());
       for (size_t i = 0; i < need; ++i) {
-        merge[gaps[i].second] = 1;
-        gap = std::max(gap, gaps[i].first);
+        merge[std::get<2>(gaps[i])] = 1;
+        gap = std::max(gap, std::get<0>(gaps[i]));
       }
     }
   }

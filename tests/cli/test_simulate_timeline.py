@@ -20,6 +20,23 @@ def simulate(text, tmp, *extra):
         return json.load(f)  # fails on an unescaped control character
 
 
+def flow_sends(ev):
+    """Flow id -> the pp.send_recv slice its "s" lies in: 1 ns into it (at its start before
+    2026-12-07, review, where it coincided with the end of a send just before on the lane), or at
+    its start when the slice is under 2 ns."""
+    by = {(e["pid"], e["tid"], round(e["ts"] * 1000)): e for e in ev if e.get("name") == "pp.send_recv"}
+    out = {}
+    for e in ev:
+        if e.get("ph") == "s":
+            t = round(e["ts"] * 1000)
+            x = by.get((e["pid"], e["tid"], t - 1))
+            if x is None or round(x["dur"] * 1000) < 2:
+                x = by.get((e["pid"], e["tid"], t))
+            if x is not None:
+                out[e["id"]] = x
+    return out
+
+
 class SimulateTimeline(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="sextant-tl-")
@@ -31,12 +48,12 @@ class SimulateTimeline(unittest.TestCase):
                      "training: {global_batch: 8, micro_batch: 1, seq_len: 2048, precision: bf16}\n", self.tmp)
         self.assertEqual(d["otherData"]["scenario"], "tab\there\nnewline")
         ev = d["traceEvents"]
-        sends = {(e["pid"], e["ts"]): e for e in ev if e.get("name") == "pp.send_recv"}
+        sent = flow_sends(ev)
         starts = {e["id"]: e for e in ev if e.get("ph") == "s"}
         ends = {e["id"]: e for e in ev if e.get("ph") == "f"}
         checked = 0
         for i, s in starts.items():
-            x = sends.get((s["pid"], s["ts"]))
+            x = sent.get(i)
             if x is None:
                 continue
             src, dst, a = s["pid"], ends[i]["pid"], x["args"]
@@ -59,12 +76,12 @@ class SimulateTimeline(unittest.TestCase):
                      " overlap: {grad_reduce: false, param_gather: false}}\n"
                      "training: {global_batch: 16, micro_batch: 1, seq_len: 2048, precision: bf16}\n", self.tmp)
         ev = d["traceEvents"]
-        sends = {(e["pid"], e["ts"]): e for e in ev if e.get("name") == "pp.send_recv"}
+        sent = flow_sends(ev)
         ends = {e["id"]: e["pid"] for e in ev if e.get("ph") == "f"}
         xfers = []
         for e in ev:
-            if e.get("ph") == "s" and (e["pid"], e["ts"]) in sends:
-                x = sends[(e["pid"], e["ts"])]
+            if e.get("ph") == "s" and e["id"] in sent:
+                x = sent[e["id"]]
                 xfers.append((e["pid"], ends[e["id"]], x["ts"], x["ts"] + x["dur"], x["args"]["bytes"]))
         self.assertGreater(len(xfers), 20)
         idle = min(t1 - t0 for _, _, t0, t1, _ in xfers)
@@ -112,6 +129,31 @@ class SimulateTimeline(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertNotIn("--timeline-ranks picks", p.stdout + p.stderr)
 
+    def test_a_bad_timeline_rank_entry_is_quoted(self):
+        # Review of 2026-12-07: "24-" read "'' is not an integer" (the entry unquoted); " 3" and
+        # "+3" were taken while "3 " was refused; "0-40" on 4 ranks read "rank 4 is outside the job".
+        path = os.path.join(self.tmp, "r.yaml")
+        with open(path, "w") as f:
+            f.write("name: r\nmodel: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 4\nparallel: {tp: 1, pp: 4, zero_stage: 0}\n"
+                    "training: {global_batch: 8, micro_batch: 1, seq_len: 2048, precision: bf16}\n")
+
+        def error(ranks):
+            p = subprocess.run([BIN, "simulate", path, "--timeline-ranks", ranks, "-q"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2, (ranks, p.stderr))
+            self.assertIn("key '--timeline-ranks': ", p.stderr)
+            return p.stderr.split("key '--timeline-ranks': ", 1)[1]
+
+        self.assertTrue(error("24-").startswith("bad range '24-': '' is not an integer"), error("24-"))
+        self.assertTrue(error("0-+3").startswith("bad range '0-+3': '+3' is not an integer"))
+        for bad in ("3 ", " 3", "+3", "\t3"):
+            self.assertTrue(error(bad).startswith("'%s' is not an integer" % bad), (bad, error(bad)))
+        self.assertTrue(error("0-3 ,1").startswith("bad range '0-3 ': '3 ' is not an integer"))
+        self.assertTrue(error("5-3").startswith("bad range '5-3': the end is below the start"))
+        self.assertTrue(error("0-40").startswith("range 0-40 lists ranks outside the job: 4-40 (valid: 0..3)"), error("0-40"))
+        self.assertTrue(error("1,7").startswith("rank 7 is outside the job (valid: 0..3)"), error("1,7"))
+        p = subprocess.run([BIN, "simulate", path, "--timeline-ranks", "0-1,3", "--json", "-", "-q"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     def test_an_empty_timeline_path_is_refused_in_python_as_on_the_command_line(self):
         # Review of 2026-12-05: timeline='' was read as no timeline, as --timeline "" was: the
         # call returned without a word and wrote nothing.
@@ -139,7 +181,7 @@ class SimulateTimeline(unittest.TestCase):
                      " vocab: 32000, mlp: gelu}\nsystem: dgx-h100\nnum_gpus: 2\nparallel: {tp: 1, pp: 2, schedule: dualpipev}\n"
                      "training: {global_batch: 8, micro_batch: 1, seq_len: 1024, precision: bf16}\n", self.tmp)
         ev = d["traceEvents"]
-        sends = {(e["pid"], e["tid"], e["ts"]): e for e in ev if e.get("name") == "pp.send_recv"}
+        sent = flow_sends(ev)
         compute = {}
         for e in ev:
             if e.get("ph") == "X" and e["tid"] == 0:
@@ -150,7 +192,7 @@ class SimulateTimeline(unittest.TestCase):
             if e.get("ph") != "f":
                 continue
             s = starts[e["id"]]
-            a = sends[(s["pid"], s["tid"], s["ts"])]["args"]
+            a = sent[s["id"]]["args"]
             on = [x["args"] for x in compute[e["pid"]] if x["ts"] < e["ts"] < x["ts"] + x["dur"]]
             self.assertEqual(len(on), 1, (a, e))
             self.assertEqual((on[0]["microbatch"], on[0]["chunk"], on[0]["pass"]), (a["microbatch"], a["chunk"], a["pass"]), (s, e))
