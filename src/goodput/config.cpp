@@ -94,10 +94,46 @@ double GoodputConfig::graceful_cost_s() const {
     if (!graceful(p)) continue;
     const double w = process_rate_per_s(p);
     wsum += w;
-    tsum += w * (sched.final_save_s() + p.downtime_s + recovery.restart_s + recovery.rendezvous_s(job.nodes()) +
+    tsum += w * (graceful_stop_s(p, sched, checkpoint.interval_s) + p.downtime_s + recovery.restart_s + recovery.rendezvous_s(job.nodes()) +
                  sched.remote().restore_s + recovery.warmup_s);
   }
   return wsum > 0 ? tsum / wsum : 0.0;
+}
+
+double GoodputConfig::graceful_stop_s(const FailureProcess& p, const CheckpointSchedule& sched, double interval_s) const {
+  const double S = sched.final_save_s();
+  if (sched.levels.empty() || !(interval_s > 0)) return S;
+  // The engine's rule (Sim::on_preemption, 2026-12-07 review): the cheapest of the final save S,
+  // stopping at once (the work since the last durable remote checkpoint lost), and waiting for a
+  // remote checkpoint that lands within the notice (a persist in flight, or a save whose blocking
+  // write is under way, the work since its snapshot lost), each the time before the job stops
+  // plus the work it loses; averaged over the remote level's cycle at full speed. Over a cycle
+  // of e sub-cycles C (compute tau, a wait for a persist, a block b), u after the last remote
+  // block ended, x(u) the work since its snapshot. First order: a preemption soon after an earlier
+  // one's final save loses less (the save is durable), which this leaves out (at 48 a day with a
+  // 300 s save every hour the simulation reads 0.8105 where the closed form gives 0.8045).
+  const auto& rl = sched.remote();
+  const double b = sched.blocking_s, Pr = rl.persist_s, n = p.notice_s;
+  double min_cycle = 0;
+  for (const auto& l : sched.levels) min_cycle = std::max(min_cycle, (l.persist_s + b) / double(l.every_count));
+  const double C = std::max(interval_s + b, min_cycle), tau = interval_s;
+  const int64_t e = std::max<int64_t>(1, rl.every_count);
+  const double Cr = C * double(e);
+  constexpr int kPoints = 4096;
+  double sum = 0;
+  for (int i = 0; i < kPoints; ++i) {
+    const double u = (i + 0.5) / kPoints * Cr;
+    const double j = std::floor(u / C), r = u - j * C;
+    const double x = j * tau + std::min(r, tau);
+    double cost = S;
+    cost = std::min(cost, u >= Pr ? x : x + double(e) * tau);            // stop at once
+    if (u < Pr && Pr - u <= n) cost = std::min(cost, Pr - u + x);        // the persist in flight
+    // The save under way: its block is a periodic one, which the closed forms charge already
+    // (tau / (tau + delta)); the preemption adds its persist.
+    if (j == double(e - 1) && r >= C - b && Cr - u + Pr <= n && Cr - u + Pr < cost) cost = Pr;
+    sum += cost;
+  }
+  return sum / kPoints;
 }
 
 // Graceful preemptions arrive in wall time, while the job is down too. One while the job runs
@@ -113,7 +149,16 @@ double GoodputConfig::graceful_cost_s() const {
 double GoodputConfig::graceful_keep_fraction() const {
   const double rate = graceful_rate_per_s();
   if (!(rate > 0)) return 1.0;
-  const double save = checkpoint.impl->schedule(checkpoint.env).final_save_s();
+  // The time a graceful preemption stops the job (graceful_stop_s: the final save or a cheaper
+  // way to stop, 2026-12-07 review), rate-weighted.
+  const auto sched = checkpoint.impl->schedule(checkpoint.env);
+  double wsum = 0, ssum = 0;
+  for (const auto& p : processes)
+    if (graceful(p)) {
+      wsum += process_rate_per_s(p);
+      ssum += process_rate_per_s(p) * graceful_stop_s(p, sched, checkpoint.interval_s);
+    }
+  const double save = wsum > 0 ? ssum / wsum : sched.final_save_s();
   const double rest = std::max(0.0, graceful_cost_s() - save);
   return 1.0 / (rate * save + std::exp(rate * rest));
 }

@@ -153,8 +153,14 @@ struct GoodputConfig {
   bool graceful(const FailureProcess& p) const;
   double work_losing_rate_per_s() const;
   double graceful_rate_per_s() const;
-  // Rate-weighted mean cost of a graceful preemption: final save + downtime + restart + restore + warm-up.
+  // Rate-weighted mean cost of a graceful preemption: its stop (graceful_stop_s) + downtime +
+  // restart + restore + warm-up.
   double graceful_cost_s() const;
+  // The mean time a graceful preemption of p (notice >= the final save S) costs before the job
+  // stops, plus the work it loses, with checkpoints every interval_s: the cheapest of the final
+  // save, stopping at once, and waiting for a remote checkpoint landing within the notice, as the
+  // engine takes it (2026-12-07 review; S before). At most S.
+  double graceful_stop_s(const FailureProcess& p, const CheckpointSchedule& sched, double interval_s) const;
   // The share of the wall time graceful preemptions leave the job, at rate lambda_g in wall time
   // each costing its save S, then D' (downtime + restart + restore + warm-up) that a preemption
   // arriving in it starts again (one during the save lets it finish): 1 / (lambda_g S +

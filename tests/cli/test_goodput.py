@@ -167,7 +167,11 @@ class GoodputCli(unittest.TestCase):
                        "simulation: {replicas: 400}\n")
         out = json.loads(run(f, "--no-search", "--json", "-").stdout)
         lost = out["tables"]["lost_time_by_cause"]["columns"]
-        self.assertEqual(lost["mean_s"][lost["cause"].index("rework")], 0.0)
+        # Since 2026-12-07 (review) a graceful preemption stops the cheapest way: with less work since
+        # the last checkpoint than the 602 s final save takes, it stops at once and loses that work,
+        # so rework is no longer 0: S^2 / (2 tau) per preemption at a uniform position, bounded here by twice that.
+        rework = lost["mean_s"][lost["cause"].index("rework")]
+        self.assertLess(rework, out["scalars"]["interruptions_mean_count"] * 602 * 602 / 21600)
         self.assertAlmostEqual(sum(lost["mean_s"]) / out["scalars"]["time_to_train_s"], 1 - out["scalars"]["ettr_fraction"], places=9)
 
     def test_lost_time_intervals_are_never_negative(self):

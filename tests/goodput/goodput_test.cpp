@@ -532,7 +532,11 @@ TEST(RunGoodput, GracefulPreemptionsDuringADowntimeStartItAgain) {
                   downtime, S, tau);
     const auto r = run_goodput(parse_goodput(y, "downtime.yaml"));
     const double daly = r.number("daly_expected_ettr_fraction"), sim = r.number("ettr_fraction");
-    EXPECT_NEAR(daly, tau / (tau + S) / (lambda * S + std::exp(lambda * downtime)), 1e-9);
+    // A graceful preemption stops the cheapest way (2026-12-07 review): at u into a cycle it loses
+    // u < S, writes the final save for S <= u < tau, or finishes the periodic save under way (which
+    // tau / (tau + S) charges): S (tau - S / 2) / (tau + S) on average where it had been S.
+    const double stop = S * (tau - S / 2) / (tau + S);
+    EXPECT_NEAR(daly, tau / (tau + S) / (lambda * stop + std::exp(lambda * downtime)), 1e-6);
     EXPECT_NEAR(r.number("meta_expected_ettr_fraction"), daly, 1e-9);
     // Within 0.002: the closed form leaves out the periodic saves a preemption cuts short (+0.0005).
     EXPECT_NEAR(sim, daly, 0.002) << downtime << " s";
