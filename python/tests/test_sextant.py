@@ -1153,7 +1153,7 @@ def test_timeline_ranks_are_integers_as_the_clis(tmp_path):
         sextant.simulate(small, timeline_ranks=range(4), timeline_rows=20)
     # A range past the job is named as given (it read "rank 8 is outside the job").
     for ranks in ("0-40", range(41)):
-        with pytest.raises(sextant.SextantError, match=r"timeline_ranks'?: range 0-40 lists ranks outside the job: 8-40 \(valid: 0\.\.7\)"):
+        with pytest.raises(sextant.SextantError, match=r"timeline_ranks'?: ranks 0-40 include ranks outside the job: 8-40 \(valid: 0\.\.7\)"):
             sextant.simulate(small, timeline_ranks=ranks)
 
 

@@ -251,7 +251,8 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
   if (o.timeline_rows < 0) throw Error(SourceLocation{"", 0, 0, "--timeline-rows"}, "must not be negative");
   // Checked whether or not a timeline is asked for: a rank outside the job is a typo either way.
   // A rank in a run of consecutive ones (a range, "0-40") names that run and its part outside the
-  // job: "0-40" on 32 ranks had read "rank 32 is outside the job" (review of 2026-12-07).
+  // job: "0-40" on 32 ranks had read "rank 32 is outside the job" (review of 2026-12-07). "ranks",
+  // not "range": a list (62,63,64,65) makes the same run (second review of 2026-12-07).
   const auto& tr = o.timeline_ranks;
   for (size_t i = 0; i < tr.size(); ++i) {
     if (tr[i] >= 0 && tr[i] < total) continue;
@@ -268,7 +269,7 @@ SimResult simulate(const Workload& w, const SimOptions& o) {
       outside += (outside.empty() ? "" : " and ") + std::to_string(c) + (b > c ? "-" + std::to_string(b) : "");
     }
     throw Error(SourceLocation{"", 0, 0, "--timeline-ranks"},
-                "range " + std::to_string(a) + "-" + std::to_string(b) + " lists ranks outside the job: " + outside, valid);
+                "ranks " + std::to_string(a) + "-" + std::to_string(b) + " include ranks outside the job: " + outside, valid);
   }
   if (o.record_timeline || o.timeline_rows > 0) {
     if (!o.timeline_ranks.empty()) {

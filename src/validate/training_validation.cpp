@@ -94,6 +94,18 @@ void check_training_columns(const CsvTable& t) {
         return v;
       };
       if (std::min(h.size(), near.size()) < 4 || lower(near).find(lower(h)) != std::string::npos) continue;
+      // The read column in another unit (`target_step_time_ms` beside `target_step_time_s`) is a
+      // column of one's own, not a misspelling: the hint to move its values into the read one would
+      // have scaled every target 1000x (second review of 2026-12-07).
+      auto unit_variant = [&lower](const std::string& a, const std::string& b) {
+        static const char* const units[] = {"s", "ms", "us", "ns", "min", "h", "hours", "bytes", "kb", "mb", "gb", "tb",
+                                            "kib", "mib", "gib", "tib", "pct", "percent", "fraction", "flops", "tflops", "gbps"};
+        const size_t ia = a.rfind('_'), ib = b.rfind('_');
+        if (ia == std::string::npos || ib == std::string::npos || lower(a.substr(0, ia)) != lower(b.substr(0, ib))) return false;
+        auto is_unit = [&](const std::string& u) { return std::find(std::begin(units), std::end(units), lower(u)) != std::end(units); };
+        return is_unit(a.substr(ia + 1)) && is_unit(b.substr(ib + 1));
+      };
+      if (unit_variant(h, near)) continue;
       throw Error(SourceLocation{t.file(), 1, static_cast<int>(i + 1), h},
                   "column '" + h + "' is not one the harness reads, and it is close to '" + near +
                       "', which it does read and which the header also has: both are present, and as written '" + h +

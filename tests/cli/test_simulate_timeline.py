@@ -149,7 +149,7 @@ class SimulateTimeline(unittest.TestCase):
             self.assertTrue(error(bad).startswith("'%s' is not an integer" % bad), (bad, error(bad)))
         self.assertTrue(error("0-3 ,1").startswith("bad range '0-3 ': '3 ' is not an integer"))
         self.assertTrue(error("5-3").startswith("bad range '5-3': the end is below the start"))
-        self.assertTrue(error("0-40").startswith("range 0-40 lists ranks outside the job: 4-40 (valid: 0..3)"), error("0-40"))
+        self.assertTrue(error("0-40").startswith("ranks 0-40 include ranks outside the job: 4-40 (valid: 0..3)"), error("0-40"))
         self.assertTrue(error("1,7").startswith("rank 7 is outside the job (valid: 0..3)"), error("1,7"))
         p = subprocess.run([BIN, "simulate", path, "--timeline-ranks", "0-1,3", "--json", "-", "-q"], capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)

@@ -156,12 +156,12 @@ TEST(TimelineRanks, ARangeOutsideTheJobIsNamed) {
   std::vector<int64_t> range;
   for (int64_t r = 0; r <= 40; ++r) range.push_back(r);
   std::string m = message(range);
-  EXPECT_NE(m.find("range 0-40 lists ranks outside the job: 32-40"), std::string::npos) << m;
+  EXPECT_NE(m.find("ranks 0-40 include ranks outside the job: 32-40"), std::string::npos) << m;
   EXPECT_NE(m.find("valid: 0..31"), std::string::npos) << m;
   m = message({3, 31, 32});  // 31, 32 consecutive: a run
-  EXPECT_NE(m.find("range 31-32 lists ranks outside the job: 32"), std::string::npos) << m;
+  EXPECT_NE(m.find("ranks 31-32 include ranks outside the job: 32"), std::string::npos) << m;
   m = message({3, 40});
   EXPECT_NE(m.find("rank 40 is outside the job"), std::string::npos) << m;
   m = message({-2, -1, 0});
-  EXPECT_NE(m.find("range -2-0 lists ranks outside the job: -2--1"), std::string::npos) << m;
+  EXPECT_NE(m.find("ranks -2-0 include ranks outside the job: -2--1"), std::string::npos) << m;
 }

@@ -652,6 +652,9 @@ TEST(TrainingRowColumns, ANearMissBesideTheReadColumnIsRefused) {
   // contains, names under 4 characters that one edit puts near `cp` or `tp`), are accepted.
   EXPECT_NO_THROW(check_training_columns(CsvTable::parse(with_extra(",head_dim,dim") + gpt_row("R1", 24, "1,1,8,1,1,1,1,256", "false", 1.0, ",,128"), "rows.csv")));
   EXPECT_NO_THROW(check_training_columns(CsvTable::parse(with_extra(",head,layer,sp,cpu,tps") + gpt_row("R1", 24, "1,1,8,1,1,1,1,256", "false", 1.0, ",1,2,3,4,5"), "rows.csv")));
+  // A read column in another unit is one's own (second review of 2026-12-07: the target in ms
+  // beside target_step_time_s was refused, with a hint to move the ms values into the s column).
+  EXPECT_NO_THROW(check_training_columns(CsvTable::parse(with_extra(",target_step_time_ms") + gpt_row("R1", 24, "1,1,8,1,1,1,1,256", "false", 1.0, ",1000"), "rows.csv")));
 }
 
 // Question: do the per-row leave-one-source-out columns reproduce the per-source and pooled

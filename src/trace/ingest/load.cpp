@@ -652,7 +652,10 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
       set.diagnostics.add("ranks beyond distributedInfo.world_size (a file from another job, or a rank renumbered?)", "warning",
                           "world_size " + std::to_string(world) + ": rank " + outside);
     if (n_missing > 0)
-      set.diagnostics.add("ranks of distributedInfo.world_size without a trace (cross-rank analyses cover the ranks read)",
+      // Where the ranks are not one job no cross-rank analysis runs, and the name says so (second
+      // review of 2026-12-07: it had said they cover the ranks read beside "cross-rank analyses skipped").
+      set.diagnostics.add(set.not_one_job.empty() ? "ranks of distributedInfo.world_size without a trace (cross-rank analyses cover the ranks read)"
+                                                  : "ranks of distributedInfo.world_size without a trace",
                           set.ranks.size() > 1 ? "warning" : "info",
                           "world_size " + std::to_string(world) + ", " + std::to_string(n_missing) + " missing: " + missing +
                               (n_missing > 10 ? ", ..." : ""));
