@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "goodput/config.hpp"
+#include "test_temp.hpp"
 
 using namespace sextant::goodput;
 
@@ -112,7 +113,7 @@ TEST(Input, ACountInAJobFileNamesThePresetFileAndTheRatesAllowedHere) {
     EXPECT_EQ(w.find("to the preset"), std::string::npos) << w;
   }
   // A preset file without observed: is still told to add it.
-  const std::string path = ::testing::TempDir() + "/count-preset.yaml";
+  const std::string path = sextant::test_temp::path("count-preset.yaml");
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
     ASSERT_NE(f, nullptr);
@@ -372,7 +373,7 @@ TEST(Input, AnIndexIntoProcessesTheFileDoesNotListSaysWhereTheyCome) {
 namespace {
 // The error loading a failure preset of this text gives, or "(no error)"; its location through *where.
 std::string preset_error(const std::string& text, sextant::SourceLocation* where = nullptr) {
-  const std::string path = ::testing::TempDir() + "/preset-under-test.yaml";
+  const std::string path = sextant::test_temp::path("preset-under-test.yaml");
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) return "(cannot write " + path + ")";
   std::fputs(text.c_str(), f);

@@ -10,6 +10,7 @@
 #include "goodput/config.hpp"
 #include "goodput/failures/distribution.hpp"
 #include "goodput/fit.hpp"
+#include "test_temp.hpp"
 
 using namespace sextant::goodput;
 
@@ -77,7 +78,7 @@ TEST(Fit, RecoversWeibullShapeAndRate) {
   EXPECT_FALSE(f[1].shape_fitted);
   // The written preset reads back with the same rates.
   const std::string yaml = fitted_preset_yaml(f, "fitted", nodes, days, "inc.csv");
-  const std::string path = ::testing::TempDir() + "/fitted_preset.yaml";
+  const std::string path = sextant::test_temp::path("fitted_preset.yaml");
   {
     FILE* fp = std::fopen(path.c_str(), "w");
     ASSERT_NE(fp, nullptr);
@@ -149,7 +150,7 @@ TEST(Fit, AComponentOutsideTheSetIsAnErrorAndAFittedPresetLoads) {
   EXPECT_TRUE(f[0].process.node_lost);
   EXPECT_EQ(f[1].process.component, "software");
   EXPECT_FALSE(f[1].process.node_lost);
-  const std::string path = ::testing::TempDir() + "fitted_components.yaml";
+  const std::string path = sextant::test_temp::path("fitted_components.yaml");
   {
     std::FILE* out = std::fopen(path.c_str(), "w");
     ASSERT_NE(out, nullptr);

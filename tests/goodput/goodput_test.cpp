@@ -8,6 +8,7 @@
 #include <string>
 
 #include "goodput/goodput.hpp"
+#include "test_temp.hpp"
 
 using namespace sextant::goodput;
 
@@ -41,7 +42,7 @@ TEST(RunGoodput, Llama3ExampleOutputsAreConsistent) {
 // 300 s persist, a 60 s interval ran at ETTR 0.195 while Daly's formula said 0.967 (2026-12-01);
 // both must now agree with the simulation, at 60 s and at 300 s.
 TEST(RunGoodput, ClosedFormsFollowTheAsynchronousPersist) {
-  const std::string path = ::testing::TempDir() + "/goodput-async.yaml";
+  const std::string path = sextant::test_temp::path("goodput-async.yaml");
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
     ASSERT_NE(f, nullptr);
@@ -73,7 +74,7 @@ TEST(RunGoodput, ClosedFormsFollowTheAsynchronousPersist) {
 // When the knobs are solved on fewer replicas than the headline, does a note say so (a knob solved
 // to meet the target exactly missed it at the headline's count)?
 TEST(RunGoodput, IntervalsStayWithinTheJobAndKnobsSayTheirReplicas) {
-  const std::string path = ::testing::TempDir() + "/goodput-rare.yaml";
+  const std::string path = sextant::test_temp::path("goodput-rare.yaml");
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
     ASSERT_NE(f, nullptr);
@@ -117,7 +118,7 @@ TEST(Summary, ConfidenceIntervalOfAKnownSample) {
 // failures_by_process while their time was in lost_time_by_cause (2026-12-01). Without elastic
 // continuation, the processes' lost time plus the checkpoint saves is all the lost time.
 TEST(RunGoodput, EveryProcessIsChargedItsLostTime) {
-  const std::string path = ::testing::TempDir() + "/goodput-sdc-slow.yaml";
+  const std::string path = sextant::test_temp::path("goodput-sdc-slow.yaml");
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
     ASSERT_NE(f, nullptr);
@@ -168,7 +169,7 @@ TEST(RunGoodput, EveryProcessIsChargedItsLostTime) {
 // is a checkpoint save and charged to no process: the process sums and the saves add up to the
 // lost time (the triggered saves had been counted in both, 2026-12-04 review).
 TEST(RunGoodput, ASaveAProcessTriggersIsChargedOnce) {
-  const std::string path = ::testing::TempDir() + "/goodput-triggered-saves.yaml";
+  const std::string path = sextant::test_temp::path("goodput-triggered-saves.yaml");
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
     ASSERT_NE(f, nullptr);

@@ -9,6 +9,7 @@
 #include "core/result.hpp"
 #include "infer/serving.hpp"
 #include "infer/stats.hpp"
+#include "test_temp.hpp"
 
 using namespace sextant;
 using namespace sextant::infer;
@@ -232,7 +233,7 @@ TEST(Serving, ArrivalProcesses) {
   EXPECT_NEAR(m2, 0.25, 0.02);
   EXPECT_NEAR(c2, 3.0, 0.3);
   // Trace: rows sorted and shifted to start at 0.
-  const std::string p = ::testing::TempDir() + "/trace.csv";
+  const std::string p = sextant::test_temp::path("trace.csv");
   FILE* f = std::fopen(p.c_str(), "w");
   std::fputs("arrival_s,prompt_tokens,output_tokens\n12.5,100,10\n10.0,200,20\n", f);
   std::fclose(f);

@@ -9,6 +9,7 @@
 #include "core/result.hpp"
 #include "infer/csv.hpp"
 #include "infer/validate_inference.hpp"
+#include "test_temp.hpp"
 
 using namespace sextant;
 using namespace sextant::infer;
@@ -81,9 +82,8 @@ TEST(Validation, LeaveOneDeviceOutRowsArePredicted) {
 
 // Question: does the validator reject a CSV with a missing column or an unknown metric?
 TEST(Validation, BadInputsAreErrors) {
-  const std::string dir = ::testing::TempDir();
   auto write = [&](const std::string& name, const std::string& text) {
-    const std::string p = dir + "/" + name;
+    const std::string p = sextant::test_temp::path(name);
     FILE* f = std::fopen(p.c_str(), "w");
     std::fputs(text.c_str(), f);
     std::fclose(f);
@@ -110,7 +110,7 @@ TEST(Validation, LeaveOneChipOutDropsTheBinnedVariantsToo) {
     for (std::string l; std::getline(f, l);) out.push_back(l);
     return out;
   }();
-  const std::string path = ::testing::TempDir() + "/inference-no-76c.csv";
+  const std::string path = sextant::test_temp::path("inference-no-76c.csv");
   {
     std::ofstream o(path);
     for (const auto& l : lines)
@@ -136,7 +136,7 @@ std::string write_rows(const std::string& name, const std::vector<std::string>& 
   std::ifstream in(kCsv);
   std::string header;
   std::getline(in, header);
-  const std::string path = ::testing::TempDir() + "/" + name;
+  const std::string path = sextant::test_temp::path(name);
   std::ofstream o(path);
   o << header << "\n";
   for (const auto& r : rows) o << r << "\n";

@@ -15,6 +15,7 @@
 #include "plan/job.hpp"
 #include "plan/plan.hpp"
 #include "test_catalogs.hpp"
+#include "test_temp.hpp"
 
 using namespace sextant;
 using namespace sextant::plan;
@@ -289,7 +290,7 @@ TEST(PlanWriteScenario, AnchorsRelativeFilesAndLiftedStacksAreWrittenSoTheyReadB
   EXPECT_GT(write_all(anchors, {}, s, o, *frozen(), 300), 100u);
 
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(::testing::TempDir()) / "write_scenario_rel";
+  const fs::path dir = fs::path(sextant::test_temp::path("write_scenario_rel"));
   fs::create_directories(dir / "models");
   {
     std::ofstream(dir / "models" / "m.yaml") << "id: small-rel\nsource: test\nlayers: 8\nhidden: 1024\nheads: 16\nkv_heads: 8\n"
