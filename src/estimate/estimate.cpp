@@ -1431,7 +1431,7 @@ std::vector<double> order_rank_ends_s(const PipelineSchedule& s, const StageTime
   if (run_open_extra || run_close_extra)
     for (size_t r = 0; r < P; ++r) {
       const auto& o = orders[r];
-      const ir::RunEdges edges = ir::run_edges(o, v, split);
+      const ir::RunEdges edges = ir::run_edges(o, v, split, p > 1);
       for (size_t k = 0; k < o.size(); ++k) {
         const size_t at = r * V + static_cast<size_t>(o[k].chunk);
         if (run_open_extra && edges.opens[k]) extra[r][k] += run_open_extra[at];
@@ -1606,7 +1606,7 @@ RootRuns root_runs(const Workload& w, const PipelineSchedule& sched) {
     }
     if (!any) continue;
     const auto order = sched.order(r, p, out.v, out.m);
-    const ir::RunEdges e = ir::run_edges(order, out.v, sched.splits_weight_gradient());
+    const ir::RunEdges e = ir::run_edges(order, out.v, sched.splits_weight_gradient(), p > 1);
     for (size_t c = 0; c < chunks.size() && c < e.runs.size(); ++c) {
       if (!chunk_has[c]) continue;
       const size_t k = static_cast<size_t>(r) * static_cast<size_t>(out.v) + c;
@@ -1688,7 +1688,7 @@ std::vector<double> root_end_delays(const PipelineSchedule& s, const StageTimes&
     const size_t R = static_cast<size_t>(r);
     out[R] = std::max(0.0, with[R] - base[R]);
     if (walk >= m) continue;
-    const ir::RunEdges walked = ir::run_edges(orders[R], v, s.splits_weight_gradient());
+    const ir::RunEdges walked = ir::run_edges(orders[R], v, s.splits_weight_gradient(), p > 1);
     for (size_t c = 0; c < static_cast<size_t>(v); ++c) {
       if (!roots.edged(r, c)) continue;
       const size_t k = R * static_cast<size_t>(v) + c;
@@ -1771,7 +1771,7 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
         // (they had been counted a second time, 0.69 GB for Llama 3 70B; 2026-12-04 review).
         const double g = (dshard > 1 ? b.params - b.expert_params : 0.0) + (eshard > 1 ? b.expert_params : 0.0);
         if (g > 0) tensor = std::max(tensor, std::min(g, ir::largest_weight_elements(b, s)));
-        if (b.name == "embedding" || b.name == "head") {
+        if (ir::is_root_block(b)) {
           root += g;
           root_max = std::max(root_max, g);
         } else {
@@ -1897,7 +1897,7 @@ StepEstimate Estimator::run(const Workload& w) const {
           if (record) {
             const double grad_pass_s = split_weight ? bt.backward_weight.total() : bt.recompute.total() + bt.backward_input.total() + bt.backward_weight.total();
             // The embedding and the head are their lowering's names (ir/lower.cpp); a layer is "*_layer".
-            const bool one_weight = b.name == "embedding" || b.name == "head";
+            const bool one_weight = ir::is_root_block(b);
             shares.push_back(BlockShare{b.params * b.count, bt.forward.total() * b.count, grad_pass_s * b.count, one_weight});
           }
           x[0].add(bt.forward, b.count);

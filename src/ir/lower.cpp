@@ -1129,23 +1129,52 @@ struct Lowerer {
                         s.plan.overlap_grad_reduce));
   }
 
+  // The op names of an embedding lookup (static strings: the IR is built per plan in plan search).
+  struct EmbeddingNames {
+    const char *block, *lookup, *tp_reduce_scatter, *tp_all_reduce, *tp_all_gather_bwd, *grad, *zero3_gather, *zero3_reduce;
+  };
   Block embedding() const {
+    static constexpr EmbeddingNames names{"embedding", "embedding.lookup", "embedding.tp_reduce_scatter", "embedding.tp_all_reduce",
+                                          "embedding.tp_all_gather.bwd", "embedding.grad", "embedding.zero3.param_all_gather",
+                                          "embedding.zero3.grad_reduce_scatter"};
+    return embedding_lookup(names, true, true);
+  }
+  // The next token's embedding of a multi-token-prediction module (Megatron-Core's
+  // MultiTokenPredictionLayer embeds the input ids shifted by one with the model's embedding).
+  // `own_copy`: the first stage sits on another rank, and the MTP stage keeps a copy of the word
+  // embedding (GPTModel builds its embedding where pre_process or mtp_process), its gradient
+  // all-reduced with the first stage's over the embedding group once a step
+  // (finalize_model_grads._allreduce_word_embedding_grads, for tied embeddings or MTP; the
+  // once-per-step work below). Review of 2026-12-07: DeepSeek-V3 under 1F1B at pp 8 had left out
+  // the copy (0.93 B parameters, 5.7 GB at ZeRO-1 on the last stage), its all-reduce, and the
+  // lookup itself (with its TP reduction) under every plan.
+  Block mtp_embedding(bool own_copy) const {
+    static constexpr EmbeddingNames names{"mtp_embedding", "mtp.embedding.lookup", "mtp.embedding.tp_reduce_scatter",
+                                          "mtp.embedding.tp_all_reduce", "mtp.embedding.tp_all_gather.bwd", "mtp.embedding.grad",
+                                          "mtp.embedding.zero3.param_all_gather", "mtp.embedding.zero3.grad_reduce_scatter"};
+    return embedding_lookup(names, own_copy, false);
+  }
+  // `params`: the block holds the word embedding (and learned positions, on the first stage);
+  // false: it reads a table held by another block of the rank. `first_unit`: nothing runs before
+  // it to hide a ZeRO-3 gather.
+  Block embedding_lookup(const EmbeddingNames& n, bool params, bool first_unit) const {
     Block b;
-    b.name = "embedding";
+    b.name = n.block;
     const double h = m.hidden;
     std::vector<Step> fwd, bw;
-    fwd.push_back(mem("embedding.lookup", OpClass::Embedding, T * h * ab * 2));
+    fwd.push_back(mem(n.lookup, OpClass::Embedding, T * h * ab * 2));
     if (t > 1) {  // vocab-parallel embedding: partial sums reduced over TP
-      fwd.push_back(coll(sp ? "embedding.tp_reduce_scatter" : "embedding.tp_all_reduce",
-                         sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab));
+      fwd.push_back(coll(sp ? n.tp_reduce_scatter : n.tp_all_reduce, sp ? CollKind::ReduceScatter : CollKind::AllReduce, GroupKind::TP, T * h * ab));
     }
     // With SP the forward's reduce-scatter has an all-gather for its gradient (without SP the
     // all-reduce's gradient passes through).
-    if (t > 1 && sp) bw.push_back(coll("embedding.tp_all_gather.bwd", CollKind::AllGather, GroupKind::TP, T * h * ab));
-    bw.push_back(mem("embedding.grad", OpClass::Embedding, T * h * ab * 2 + T * h * 4));
-    b.params = static_cast<double>(m.vocab) * h / t + (m.learned_position ? static_cast<double>(s.train.seq_len) * h : 0);
-    zero3_root(b.params, fwd, bw, "embedding.zero3.param_all_gather", "embedding.zero3.grad_reduce_scatter", true);
-    if (zero2) zero2_reduce(b.params, 0.0, bw);
+    if (t > 1 && sp) bw.push_back(coll(n.tp_all_gather_bwd, CollKind::AllGather, GroupKind::TP, T * h * ab));
+    bw.push_back(mem(n.grad, OpClass::Embedding, T * h * ab * 2 + T * h * 4));
+    if (params) {
+      b.params = static_cast<double>(m.vocab) * h / t + (first_unit && m.learned_position ? static_cast<double>(s.train.seq_len) * h : 0);
+      zero3_root(b.params, fwd, bw, n.zero3_gather, n.zero3_reduce, first_unit);
+      if (zero2) zero2_reduce(b.params, 0.0, bw);
+    }
     b.forward = std::move(fwd);
     b.backward_weight = std::move(bw);
     b.activation_bytes = 0;
@@ -1161,9 +1190,12 @@ struct Lowerer {
   // not overlapped; the head's is prefetched during the last layers.
   // Kept through the backward, the unit stays gathered while any micro-batch of its chunk is in
   // flight on the rank: it is gathered when a run of overlapping micro-batches opens and reduced
-  // when the run closes (Collective::per_run, run_edges), once a step on the first 1F1B stage
-  // (p - 1 forwards ahead of its backwards), every micro-batch on the last. Before 2026-12-07 it was
-  // gathered and reduced every micro-batch while the memory held one copy (review). A stack that
+  // when the run closes (Collective::per_run, run_edges): under a pipeline once a step on every
+  // stage (torch.distributed.pipelining defers FSDP's reshard and reduce-scatter to the stage's last
+  // backward; second review of 2026-12-07, which found 1F1B's last stage regathering it every
+  // micro-batch where ZB-H1 and GPipe did once), without one every micro-batch (FSDP reshards the
+  // root after each backward). Before 2026-12-07 it was gathered and reduced every micro-batch
+  // under pipelines too while the memory held one copy (review). A stack that
   // releases parameters after each use (zero3_regather_for_recompute, DeepSpeed) holds the unit
   // only while it runs (stage_memory): gathered every micro-batch there, as before.
   // Nothing where the DP group is one rank (nothing sharded; 2026-12-07 review).
@@ -1244,13 +1276,31 @@ struct Lowerer {
 
 }  // namespace
 
-RunEdges run_edges(const std::vector<ScheduleItem>& order, int v, bool split) {
+RunEdges run_edges(const std::vector<ScheduleItem>& order, int v, bool split, bool whole_step) {
   RunEdges e;
   e.opens.assign(order.size(), 0);
   e.closes.assign(order.size(), 0);
   e.runs.assign(static_cast<size_t>(std::max(1, v)), 0);
   std::vector<int64_t> in_flight(e.runs.size(), 0);
   const auto closing = split ? ScheduleItem::Weight : ScheduleItem::Backward;
+  if (whole_step) {  // one run a chunk: its first Forward to its last gradient pass
+    const size_t none = order.size();
+    std::vector<size_t> first(e.runs.size(), none), last(e.runs.size(), none);
+    for (size_t k = 0; k < order.size(); ++k) {
+      const ScheduleItem& it = order[k];
+      if (it.chunk < 0 || static_cast<size_t>(it.chunk) >= e.runs.size()) continue;
+      const auto c = static_cast<size_t>(it.chunk);
+      if (it.kind == ScheduleItem::Forward && first[c] == none) first[c] = k;
+      if (it.kind == closing) last[c] = k;
+    }
+    for (size_t c = 0; c < e.runs.size(); ++c) {
+      if (first[c] == none) continue;
+      e.opens[first[c]] = 1;
+      ++e.runs[c];
+      if (last[c] != none && last[c] > first[c]) e.closes[last[c]] = 1;
+    }
+    return e;
+  }
   for (size_t k = 0; k < order.size(); ++k) {
     const ScheduleItem& it = order[k];
     if (it.chunk < 0 || static_cast<size_t>(it.chunk) >= e.runs.size()) continue;
@@ -1422,6 +1472,8 @@ Workload lower(const Scenario& s) {
         // Multi-token prediction after the last layer and the head: per module a projection,
         // one transformer layer (an MoE one where the model's last layer is), and the shared head.
         for (int d = 0; d < s.model.mtp_layers; ++d) {
+          // Every module embeds its next tokens; the first holds the rank's copy of the table.
+          ch.blocks.push_back(L.mtp_embedding(d == 0 && !ends_on_one_rank(s)));
           ch.blocks.push_back(L.mtp_projection());
           const bool moe_last = s.model.moe.has_value() && s.model.is_moe_layer(s.model.layers - 1);
           Block mtp = L.layer(moe_last, full && !s.train.recompute_block);
@@ -1484,7 +1536,7 @@ Workload lower(const Scenario& s) {
           double root = 0;
           for (const auto& ch : st.chunks)
             for (const auto& b : ch.blocks)
-              if (b.name == "embedding" || b.name == "head") root += (b.params - b.expert_params) * b.count;
+              if (is_root_block(b)) root += (b.params - b.expert_params) * b.count;
           root = std::min(root, dense_params);
           sw.param_gather.push_back(L.coll("dp.param_all_gather", CollKind::AllGather, GroupKind::DP,
                                            root * L.root_param_bytes() + (dense_params - root) * L.param_bytes(), p.overlap_param_gather));
@@ -1499,7 +1551,8 @@ Workload lower(const Scenario& s) {
     // all-reduce. Exposed whole, as the tied embedding's below.
     if (L.sp && st.tp_replicated_params > 0)
       sw.grad_sync.push_back(L.coll("tp.sp_replicated_grad_all_reduce", CollKind::AllReduce, GroupKind::TP, st.tp_replicated_params * gb));
-    if (s.model.tied_embeddings && !ends_together && (st.pp_rank == 0 || st.pp_rank == last_rank))
+    // So does the word embedding an MTP stage copies (Lowerer::mtp_embedding; 2026-12-07 review).
+    if ((s.model.tied_embeddings || s.model.mtp_layers > 0) && !ends_together && (st.pp_rank == 0 || st.pp_rank == last_rank))
     {
       // On the embedding group, the first and the last stage alone (Megatron's embedding group):
       // before 2026-12-03 it was costed as a ring over all pp ranks, 2(p-1)/p where 1 is right.

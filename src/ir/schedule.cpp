@@ -35,7 +35,7 @@ double largest_weight_elements(const Block& b) {
 }
 
 double largest_weight_elements(const Block& b, const Scenario& s) {
-  if (b.name != "embedding") return largest_weight_elements(b);
+  if (b.name != "embedding" && b.name != "mtp_embedding") return largest_weight_elements(b);
   const double word = std::min(b.params, static_cast<double>(s.model.vocab) * s.model.hidden / std::max(1, s.plan.tp));
   return std::max(word, b.params - word);
 }

@@ -165,6 +165,11 @@ struct Block {
   double recompute_bytes = 0;
 };
 
+// The parameter units outside the layers (FSDP's root unit; gathered at 16 bits, not FP8): the
+// embedding, the final norm with the output head, and the copy of the word embedding a
+// multi-token-prediction stage keeps where the first stage sits on another rank (lowering's names).
+inline bool is_root_block(const Block& b) { return b.name == "embedding" || b.name == "head" || b.name == "mtp_embedding"; }
+
 // One virtual pipeline stage (a chunk of a pipeline rank's layers).
 struct Chunk {
   int virtual_stage = 0;  // 0 .. pp*vpp-1 in pipeline order
@@ -267,11 +272,18 @@ struct ScheduleItem;  // ir/schedule.hpp
 // completes a micro-batch's gradients and leaves none of its chunk's in flight; runs[c]: chunk c's
 // runs (v entries). Under 1F1B the first stage (p - 1 forwards ahead) has one run a step, the last
 // stage one per micro-batch; GPipe and ZB-H1 (deferred weight passes) one per stage.
+// whole_step (callers: a pipeline, pp > 1): each chunk's micro-batches form one run,
+// from its first Forward to its last gradient pass, whatever the schedule. torch.distributed.
+// pipelining runs every backward of an FSDP stage with resharding after backward and gradient
+// sync off and calls FSDP's post-backward (reduce-scatter, reshard) once, after the stage's last
+// backward (PipelineStage.backward_maybe_with_nosync), so the unit is gathered once a step on every
+// stage. 2026-12-07 review: the run rule had read 1F1B's last stage (F_i B_i F_i+1, nothing in
+// flight between) as one run per micro-batch where ZB-H1 and GPipe read one, up to 14% apart.
 struct RunEdges {
   std::vector<char> opens, closes;
   std::vector<int64_t> runs;
 };
-RunEdges run_edges(const std::vector<ScheduleItem>& order, int v, bool split);
+RunEdges run_edges(const std::vector<ScheduleItem>& order, int v, bool split, bool whole_step);
 
 // Lower a checked scenario into the IR. The workload refers to s, which must outlive it.
 Workload lower(const Scenario& s);

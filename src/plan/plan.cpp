@@ -916,7 +916,7 @@ struct MemoryModel::Impl {
           if (dense > 0) sm.tensor_dense = std::max(sm.tensor_dense, std::min(t, dense));
           if (b.expert_params > 0) sm.tensor_expert = std::max(sm.tensor_expert, std::min(t, b.expert_params));
           sm.tensor_all = std::max(sm.tensor_all, std::min(t, b.params));
-          if (b.name == "embedding" || b.name == "head") {
+          if (ir::is_root_block(b)) {
             sm.root += dense;
             sm.root_max = std::max(sm.root_max, dense);
           } else {

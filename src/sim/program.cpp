@@ -509,7 +509,7 @@ struct Builder {
       for (int c = 0; c < v; ++c) chunk_w[static_cast<size_t>(c)] = ir::weight_pass_held_bytes(st.chunks[static_cast<size_t>(c)]);
     // Where ZeRO-3's root unit is gathered and reduced: the items that open and close a run of
     // overlapping in-flight micro-batches of its chunk (Collective::per_run; 2026-12-07 review).
-    const ir::RunEdges edges = ir::run_edges(order, v, split);
+    const ir::RunEdges edges = ir::run_edges(order, v, split, p > 1);
     // The last pass producing weight gradients of each chunk.
     std::vector<int64_t> last_grad_mb(static_cast<size_t>(v), -1);
     for (const auto& it : order)

@@ -1259,6 +1259,61 @@ TEST(ClosedForms, MoeLoadFactorScalesTheBusiestRanksRoutedWork) {
   EXPECT_NEAR(hw_mtp(", moe_capacity_factor: 2, moe_pad_to_capacity: true") - hw_mtp(""), routed_train * 5 / 4, 1e-9 * routed_train);
 }
 
+// Question (review of 2026-12-07): a multi-token-prediction module embeds its next tokens with the
+// model's embedding. Where the first stage sits on another rank (a 1F1B pipeline) does the last
+// stage hold a copy of the word embedding (Megatron-Core builds it where pre_process or
+// mtp_process), all-reduced with the first stage's gradient once a step over the embedding group
+// (finalize_model_grads), and does every MTP stage run the lookup? Under DualPipeV (both ends on
+// rank 0) no copy and no all-reduce, the lookup still. DeepSeek-V3 at pp 8 had left out 0.93 B
+// parameters (5.7 GB at ZeRO-1) and a 3.7 GB all-reduce on its last stage.
+TEST(ClosedForms, AMultiTokenPredictionStageHoldsACopyOfTheEmbedding) {
+  const double V = 32000, h = 2048;
+  auto lowered = [](const std::string& parallel) {
+    const std::string y =
+        "model: {id: mtp-test, source: test, layers: 8, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, vocab: 32000,"
+        " mlp: swiglu, mtp_layers: 1}\nsystem: dgx-h100\nnum_gpus: 8\nparallel: " + parallel +
+        "\ntraining: {global_batch: 16, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n";
+    return parse_scenario(y, "t.yaml", *frozen());
+  };
+  auto has_op = [](const ir::Stage& st, const std::string& name) {
+    for (const auto& ch : st.chunks)
+      for (const auto& b : ch.blocks)
+        for (const auto& step : b.forward)
+          if (const auto* op = std::get_if<ir::ComputeOp>(&step); op && name == op->name) return true;
+    return false;
+  };
+  auto tied_bytes = [](const ir::Workload& w, size_t stage) {
+    double n = 0;
+    for (const auto& c : w.step_per_stage.at(stage).grad_sync)
+      if (std::string(c.name) == "embedding.tied_grad_all_reduce") n += c.bytes;
+    return n;
+  };
+  const auto s1 = lowered("{tp: 2, pp: 2, zero_stage: 1, schedule: 1f1b}");
+  const auto w1 = ir::lower(s1);
+  ASSERT_EQ(w1.stages.size(), 2u);
+  // The last stage's copy: V h / t parameters (in its memory through Stage::params).
+  double copy = 0;
+  for (const auto& ch : w1.stages[1].chunks)
+    for (const auto& b : ch.blocks)
+      if (b.name == "mtp_embedding") copy += b.params * b.count;
+  EXPECT_DOUBLE_EQ(copy, V * h / 2);
+  EXPECT_TRUE(has_op(w1.stages[1], "mtp.embedding.lookup"));
+  // The all-reduce of the embedding's gradient between the two ends: fp32 gradients, V h / t.
+  EXPECT_DOUBLE_EQ(tied_bytes(w1, 0), V * h / 2 * 4);
+  EXPECT_DOUBLE_EQ(tied_bytes(w1, 1), V * h / 2 * 4);
+  // DualPipeV folds the ends onto rank 0: the lookup reads the embedding's own table.
+  const auto sv = lowered("{tp: 2, pp: 2, zero_stage: 1, schedule: dualpipev}");
+  const auto wv = ir::lower(sv);
+  double copies = 0;
+  for (const auto& st : wv.stages)
+    for (const auto& ch : st.chunks)
+      for (const auto& b : ch.blocks)
+        if (b.name == "mtp_embedding") copies += b.params * b.count;
+  EXPECT_EQ(copies, 0.0);
+  EXPECT_TRUE(has_op(wv.stages[0], "mtp.embedding.lookup"));
+  EXPECT_EQ(tied_bytes(wv, 0), 0.0);
+}
+
 // Question: does selective recompute of named modules (Megatron-Core's --recompute-modules) leave
 // out of the saved activations exactly the tensors those modules rematerialise, and redo their
 // forward? Korthikanti et al.'s per-layer terms with sequence parallelism (fp16, t = 8): 34 sbh/t
