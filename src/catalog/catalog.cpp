@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <tuple>
 
 #include "core/atomic_file.hpp"
 #include "core/paths.hpp"
@@ -161,8 +162,13 @@ static WorkingSetBandwidthTable parse_working_set_bandwidth(const YamlMap& m, co
   b->finish();
   t.source = b->str("source", "");
   t.estimated = b->str("estimated", "");
+  // A blank source or basis is none, and a source is checked against the file's citations, as a
+  // number's is (review, 2026-12-07: `source: "  "` had loaded).
+  if (b->has("source") && is_blank(t.source)) b->fail("source", "is empty: the table needs its provenance", "name the citation, or write estimated: \"basis\"");
+  if (b->has("estimated") && is_blank(t.estimated)) b->fail("estimated", "is empty: an estimate needs its basis", "say how the table was obtained");
   if (t.source.empty() == t.estimated.empty())
     b->fail("source", "the table needs its provenance", "give exactly one of source: ID or estimated: \"basis\"");
+  check_citation_word(*b, "source", t.source, sources);
   if (auto it = sources.find(t.source); it != sources.end()) t.source = it->first + ": " + it->second;
   const auto rows = b->map_list("points");
   if (rows.size() < 2) b->fail("points", "needs at least two {working_set_kib, gb_per_s} points");
@@ -181,10 +187,17 @@ static WorkingSetBandwidthTable parse_working_set_bandwidth(const YamlMap& m, co
   return t;
 }
 
+// A file's citations. A blank id or citation text is refused at its line: a number citing it had
+// loaded with the provenance "me: " (review, 2026-12-07; docs/errors.md: an empty source is none).
 static std::map<std::string, std::string> read_sources(const YamlMap& file) {
   std::map<std::string, std::string> out;
   if (auto s = file.opt_map("sources")) {
-    for (const auto& k : s->keys()) out[k] = s->str(k);
+    for (const auto& k : s->keys()) {
+      if (is_blank(k)) s->fail(k, "a citation id is empty", "give each citation an id of one word (h100-ds) that values name as source: ID");
+      out[k] = s->str(k);
+      if (is_blank(out[k]))
+        s->fail(k, "the citation '" + k + "' is empty", "write the document, its edition or year, and the table or section the values come from");
+    }
     s->finish();
   }
   return out;
@@ -209,6 +222,36 @@ void require_range(const YamlMap& m, const std::string& key, const Sourced& v, R
   }
   if (!ok) m.fail(key, std::string(what) + " must be finite and " + rule + ", got " + format_double(x), "or `unknown` where it is not published");
 }
+
+// The most a field can plausibly hold, in the unit the file writes: a value above it is the base
+// unit typed into a scaled field (`peak_tflops.bf16: {value: 900000000000000}`, FLOP/s in a
+// TFLOP/s field, ran at 9e26 FLOP/s; `memory_gib: 85899345920`, bytes in a GiB field, loaded;
+// review, 2026-12-07). Only > 0 had been checked. The bounds are far beyond any part, so that a
+// hypothetical one (or a study of one at 10x today's figures) loads: 1e6 TFLOP/s is some 70x the
+// largest dense rate in the catalog (GB300's FP4, 15,000) and 8x a wafer-scale chip's 125 PFLOP/s;
+// 1e6 GiB is about a PiB; 1e10 GB/s is 10 EB/s, 500x a wafer's on-chip SRAM bandwidth. A value in
+// the base unit exceeds them for any real part (1 GiB is 1.07e9 bytes, 1 TFLOP/s is 1e12 FLOP/s).
+struct Plausible {
+  double max;            // in the file's unit
+  const char* unit;      // the file's unit ("TFLOP/s")
+  const char* mistaken;  // the unit a value above max looks like ("FLOP/s")
+  const char* example;   // the value written right, for the hint
+};
+constexpr Plausible kPeakTflops{1e6, "TFLOP/s", "FLOP/s", "989.4 for 989.4e12 FLOP/s"};
+constexpr Plausible kPeakTops{1e6, "TOPS", "operations per second", "1979 for 1979e12 operations per second"};
+constexpr Plausible kMemoryGib{1e6, "GiB", "bytes", "80 for 80 GiB, 85899345920 bytes"};
+constexpr Plausible kCacheMib{1e6, "MiB", "bytes", "50 for 50 MiB, 52428800 bytes"};
+constexpr Plausible kGbPerS{1e10, "GB/s", "bytes per second", "3350 for 3.35e12 bytes per second"};
+constexpr Plausible kGbitPerS{8e10, "Gb/s", "bits per second", "400 for a 400 Gb/s port, 4e11 bits per second"};
+
+// `scale`: what the value was multiplied by when read (1e12 for TFLOP/s).
+void require_plausible(const YamlMap& m, const std::string& key, const Sourced& v, double scale, const Plausible& p) {
+  if (!v.known || !(v.value / scale > p.max)) return;
+  m.fail(key,
+         format_double(v.value / scale) + " " + p.unit + " is above " + format_double(p.max) + " " + p.unit +
+             ", far beyond any device: it looks like a value in " + p.mistaken + " given in a field in " + p.unit,
+         std::string("write it in ") + p.unit + " (" + p.example + ")");
+}
 }  // namespace
 
 Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std::string>& sources) {
@@ -228,15 +271,19 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
       DType d = parse_dtype(k, p->loc(k));
       a.peak_flops[d] = src(*p, k, sources, 1e12);
       require_range(*p, k, a.peak_flops[d], Range::Positive, "a peak rate (TFLOP/s)", 1e12);
+      require_plausible(*p, k, a.peak_flops[d], 1e12, d == DType::INT8 || d == DType::INT4 ? kPeakTops : kPeakTflops);
     }
     p->finish();
   }
   a.memory_bytes = src(m, "memory_gib", sources, 1024.0 * 1024 * 1024);
   require_range(m, "memory_gib", a.memory_bytes, Range::Positive, "a memory capacity (GiB)", 1024.0 * 1024 * 1024);
+  require_plausible(m, "memory_gib", a.memory_bytes, 1024.0 * 1024 * 1024, kMemoryGib);
   a.memory_bandwidth_bytes_per_s = src(m, "memory_bandwidth_gb_per_s", sources, 1e9);
   require_range(m, "memory_bandwidth_gb_per_s", a.memory_bandwidth_bytes_per_s, Range::Positive, "a memory bandwidth (GB/s)", 1e9);
+  require_plausible(m, "memory_bandwidth_gb_per_s", a.memory_bandwidth_bytes_per_s, 1e9, kGbPerS);
   a.cache_bytes = src(m, "cache_mib", sources, 1024.0 * 1024);
   require_range(m, "cache_mib", a.cache_bytes, Range::NonNegative, "a cache size (MiB)", 1024.0 * 1024);
+  require_plausible(m, "cache_mib", a.cache_bytes, 1024.0 * 1024, kCacheMib);
   a.compute_units = src(m, "compute_units", sources);
   require_range(m, "compute_units", a.compute_units, Range::Positive, "a compute-unit count");
   // A count of cores is whole (2.5 had been accepted; review of 2026-12-06).
@@ -252,14 +299,23 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     m.fail("idle_w", "idle power " + format_double(a.idle_w.value) + " W is above the TDP of " + format_double(a.tdp_w.value) + " W");
   a.price_usd = src(m, "price_usd", sources);
   require_range(m, "price_usd", a.price_usd, Range::NonNegative, "a price (USD)");
-  for (const auto& pc : m.map_list("power_caps")) {
+  const std::vector<YamlMap> caps = m.map_list("power_caps");
+  for (const auto& pc : caps) {
     PowerCapPoint p;
     p.power_w = pc.f64("power_w");
     if (!(p.power_w > 0) || !std::isfinite(p.power_w)) pc.fail("power_w", "must be a finite power > 0 (W)");
+    // A cap lowers the board's power: one above the TDP had loaded (900 W on a 700 W part; review,
+    // 2026-12-07), and the power model skipped it without a word.
+    if (a.tdp_w.known && p.power_w > a.tdp_w.value)
+      pc.fail("power_w", "a power cap of " + format_double(p.power_w) + " W is above the board's TDP of " + format_double(a.tdp_w.value) + " W",
+              "a cap is a limit at or below tdp_w, the throughput the board reaches held to that power");
+    for (const auto& q : a.power_caps)
+      if (q.power_w == p.power_w) pc.fail("power_w", "a power cap of " + format_double(p.power_w) + " W is given twice", "give each limit once");
     p.clock_mhz = src(pc, "clock_mhz", sources);
     require_range(pc, "clock_mhz", p.clock_mhz, Range::Positive, "a clock (MHz)");
     p.bf16_tflops = src(pc, "bf16_tflops", sources, 1e12);
     require_range(pc, "bf16_tflops", p.bf16_tflops, Range::Positive, "a peak rate (TFLOP/s)", 1e12);
+    require_plausible(pc, "bf16_tflops", p.bf16_tflops, 1e12, kPeakTflops);
     const auto bf16 = a.peak_flops.find(DType::BF16);
     if (p.bf16_tflops.known && bf16 != a.peak_flops.end() && bf16->second.known && bf16->second.value > 0) {
       p.clock_ratio = p.bf16_tflops.value / bf16->second.value;
@@ -270,6 +326,23 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     pc.finish();
     a.power_caps.push_back(p);
   }
+  // A higher limit never runs slower than a lower one (a 600 W cap at 450 TFLOP/s beside a 500 W cap
+  // at 700 had loaded, and the power model interpolated a clock that fell as the limit rose;
+  // review, 2026-12-07): each cap's rate and clock at least those of every lower cap, in any order
+  // the file lists them.
+  for (size_t i = 0; i < a.power_caps.size(); ++i)
+    for (size_t j = 0; j < a.power_caps.size(); ++j) {
+      const PowerCapPoint &hi = a.power_caps[i], &lo = a.power_caps[j];
+      if (!(hi.power_w > lo.power_w)) continue;
+      for (const auto& [key, mine, theirs, unit] :
+           {std::tuple<const char*, const Sourced*, const Sourced*, double>{"bf16_tflops", &hi.bf16_tflops, &lo.bf16_tflops, 1e12},
+            {"clock_mhz", &hi.clock_mhz, &lo.clock_mhz, 1.0}})
+        if (mine->known && theirs->known && mine->value < theirs->value)
+          caps[i].fail(key, std::string(key) + " " + format_double(mine->value / unit) + " at " + format_double(hi.power_w) + " W is below the " +
+                                format_double(theirs->value / unit) + " of the lower cap at " + format_double(lo.power_w) +
+                                " W: a higher power limit cannot run slower",
+                       "check the two caps' powers and rates (each cap: the board held to power_w, flat out)");
+    }
   if (auto e = m.opt_map("efficiency")) {
     if (auto g = e->opt_map("gemm_peak_fraction")) {
       for (const auto& k : g->keys()) {
@@ -331,6 +404,7 @@ NetworkTech parse_network(const YamlMap& m, const std::map<std::string, std::str
   n.bandwidth_bytes_per_s = bytes ? src(m, "bandwidth_gb_per_s", sources, 1e9) : src(m, "bandwidth_gbit_per_s", sources, 1e9 / 8);
   m.raw(bytes ? "bandwidth_gbit_per_s" : "bandwidth_gb_per_s");
   require_range(m, bytes ? "bandwidth_gb_per_s" : "bandwidth_gbit_per_s", n.bandwidth_bytes_per_s, Range::Positive, "a link bandwidth", bytes ? 1e9 : 1e9 / 8);
+  require_plausible(m, bytes ? "bandwidth_gb_per_s" : "bandwidth_gbit_per_s", n.bandwidth_bytes_per_s, bytes ? 1e9 : 1e9 / 8, bytes ? kGbPerS : kGbitPerS);
   n.latency_s = src(m, "latency_us", sources, 1e-6);
   require_range(m, "latency_us", n.latency_s, Range::NonNegative, "a latency (us)", 1e-6);
   n.achievable_fraction = src(m, "achievable_fraction", sources);
@@ -546,6 +620,11 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
   s.id = m.str("id");
   s.name = m.str("name");
   s.description = m.str("description", "");
+  // The description is where the system's plain counts get their source (docs/catalog.md): one of
+  // blanks says nothing (review, 2026-12-07). A catalog folder's systems must have one
+  // (Catalog::load); an inline system may leave it out.
+  if (m.has("description") && is_blank(s.description))
+    m.fail("description", "is empty", "say where the system's counts (gpus_per_node, domain_gpus, nics_per_node) come from, citing the file's sources:");
   s.accelerator = m.str("accelerator");
   s.gpus_per_node = to_int(m, "gpus_per_node", m.i64("gpus_per_node"));
   auto up = m.map("scale_up");
@@ -570,6 +649,7 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
     if (s.nics_per_node < 1) out->fail("nics_per_node", "must be 1 or more, got " + std::to_string(s.nics_per_node));
     if (s.nic_bandwidth_bytes_per_s.known && !(s.nic_bandwidth_bytes_per_s.value > 0 && std::isfinite(s.nic_bandwidth_bytes_per_s.value)))
       out->fail("nic_bandwidth_gbit_per_s", "must be a positive bandwidth (or unknown: the network's port bandwidth)");
+    require_plausible(*out, "nic_bandwidth_gbit_per_s", s.nic_bandwidth_bytes_per_s, 1e9 / 8, kGbitPerS);
     out->finish();
   }
   s.storage_bandwidth_bytes_per_s = src(m, "storage_bandwidth_gb_per_s", sources, 1e9);
@@ -579,6 +659,7 @@ System parse_system(const YamlMap& m, const std::map<std::string, std::string>& 
     m.fail("node_power_w", "must be a positive power in W (or unknown)");
   if (s.storage_bandwidth_bytes_per_s.known && !(s.storage_bandwidth_bytes_per_s.value > 0 && std::isfinite(s.storage_bandwidth_bytes_per_s.value)))
     m.fail("storage_bandwidth_gb_per_s", "must be a positive bandwidth (or unknown)");
+  require_plausible(m, "storage_bandwidth_gb_per_s", s.storage_bandwidth_bytes_per_s, 1e9, kGbPerS);
   if (s.node_price_usd_per_hour.known && !(s.node_price_usd_per_hour.value >= 0 && std::isfinite(s.node_price_usd_per_hour.value)))
     m.fail("node_price_usd_per_hour", "must be a price of 0 or more (or unknown)");
   if (s.gpus_per_node <= 0) m.fail("gpus_per_node", "must be positive");
@@ -966,6 +1047,11 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir) {
   // the key and no line).
   load_kind(fs::path(dir) / "systems", c->systems_, [&c](const YamlMap& m, const std::map<std::string, std::string>& sources) {
     System s = parse_system(m, sources);
+    // A catalog system's counts are plain values whose source its description gives
+    // (docs/catalog.md): one without a description had loaded with none (review, 2026-12-07).
+    if (!m.has("description"))
+      m.fail("description", "required key is missing: a catalog system's description says where its counts come from",
+             "e.g. description: \"8x H100 per node on NVLink4/NVSwitch; 8x NDR 400 Gb/s per node (dgxh100)\", citing the file's sources:");
     auto at = [&](const std::string& key) {
       SourceLocation where = m.locate(key);
       where.key = s.id + "." + key;
@@ -1175,6 +1261,67 @@ ModelConfig checked_hf_model(const Catalog& cat, ModelConfig c, const SourceLoca
 }
 }  // namespace
 
+EntryKindGuess guess_entry_kind(const std::vector<std::string>& keys) {
+  // Keys that only one kind has (a system's `accelerator:` and a model's `source:` aside, which
+  // others share or could).
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kinds = {
+      {"accelerator", {"vendor", "peak_tflops", "memory_gib", "memory_bandwidth_gb_per_s", "cache_mib", "compute_units", "tdp_w", "idle_w",
+                       "price_usd", "power_caps", "efficiency", "bandwidth_by_working_set", "platform", "year"}},
+      {"network", {"bandwidth_gb_per_s", "bandwidth_gbit_per_s", "latency_us", "achievable_fraction", "in_network_reduction_fraction",
+                   "in_network_reduction_measured_gpus", "in_network_reduction_latency_us", "topology", "torus_dims"}},
+      {"system", {"accelerator", "gpus_per_node", "scale_up", "scale_out", "storage_bandwidth_gb_per_s", "node_price_usd_per_hour",
+                  "node_power_w"}},
+      {"model", {"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "vocab", "mlp", "norm", "tied_embeddings", "moe", "mla",
+                 "max_seq_len", "checkpoint", "mtp_layers"}},
+      {"framework", {"zero3_gather", "zero3_regather_for_recompute", "collective_nic_aggregation", "capabilities", "grad_reduce_dtype",
+                     "moe_router_weighting", "tp_backward_overlap", "zero3_max_live_params", "attention_peak_fraction"}},
+      {"scenario", {"model", "system", "num_gpus", "parallel", "training", "deployment", "workload", "hardware", "serving", "plan"}},
+  };
+  EntryKindGuess best;
+  std::map<std::string, size_t> score;
+  for (const auto& [kind, own] : kinds) {
+    std::vector<std::string> hits;
+    for (const auto& k : keys)
+      if (std::find(own.begin(), own.end(), k) != own.end()) hits.push_back(k);
+    score[kind] = hits.size();
+    if (hits.size() > best.keys.size()) best = EntryKindGuess{kind, hits};
+  }
+  // A tie names no kind.
+  for (const auto& [kind, n] : score)
+    if (kind != best.kind && n == best.keys.size()) return {};
+  return best;
+}
+
+void check_entry_kind(const YamlMap& file, const std::string& expected, const std::string& shown_file, const SourceLocation& where,
+                      const std::string& hint) {
+  auto plural = [](const std::string& k) { return k == "scenario" ? std::string("a scenario or study") : k + "s"; };
+  auto article = [](const std::string& k) { return std::string(k == "accelerator" ? "an " : "a ") + k; };
+  std::vector<EntryKindGuess> guesses;
+  if (!file.has("entries")) {
+    guesses.push_back(guess_entry_kind(file.keys()));
+  } else if (const YAML::Node list = file.raw("entries"); list.IsSequence()) {
+    for (size_t i = 0; i < list.size(); ++i)
+      guesses.push_back(list[i].IsMap() ? guess_entry_kind(YamlMap(list[i], file.file(), "entries[" + std::to_string(i) + "]").keys())
+                                        : EntryKindGuess{});
+  }
+  // The first entry of another kind; an entry that reads as its own kind (a misspelt accelerator is
+  // still one) or as none is left to the parser, whose error names the key.
+  for (size_t i = 0; i < guesses.size(); ++i) {
+    const EntryKindGuess& g = guesses[i];
+    if (g.kind.empty() || g.kind == expected) continue;
+    const bool all = std::all_of(guesses.begin(), guesses.end(), [&](const EntryKindGuess& x) { return x.kind == g.kind; });
+    const std::string which = !file.has("entries") ? "the file has"
+                              : all                ? (guesses.size() == 1 ? "its entry has" : "its entries have")
+                                                   : "entry " + std::to_string(i) + " has";
+    std::string keys;
+    for (size_t k = 0; k < g.keys.size() && k < 5; ++k) keys += (k ? ", " : "") + g.keys[k];
+    throw Error(where,
+                "'" + shown_file + "' holds " + (all ? plural(g.kind) : "entries of another kind") + ", not " + plural(expected) + ": " + which +
+                    " the keys of " + article(g.kind) + " (" + keys + ")",
+                hint);
+  }
+}
+
 ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where) {
   if (cat.has_model(ref)) return cat.model(ref);
   if (ref.find_first_not_of(" \t") == std::string::npos)
@@ -1217,6 +1364,11 @@ ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const Sou
       }
     }
     auto m = YamlMap::load_file(p.string());
+    // A file of another kind is named as such (a system file read as a model had said
+    // "entries[0].layers: required key is missing"; review, 2026-12-07).
+    check_entry_kind(m, "model", p.string(), where,
+                     "name a model: a catalog id (sextant catalog list models), a config.json, or a model YAML file (entries with layers, "
+                     "hidden, heads, vocab, as data/catalog/models/*.yaml)");
     if (m.has("entries")) {
       // A catalog file of models (data/catalog/models/*.yaml): its one entry, or the one FILE#ID
       // names (it was refused as "a catalog file of several models" with one entry too, and the
@@ -1276,6 +1428,11 @@ Accelerator load_accelerator_ref(const Catalog& cat, const std::string& ref, con
     throw Error(where, "unknown accelerator '" + ref + "' (not a catalog id, nor an accelerator catalog file)",
                 valid_choices_hint(ref, cat.accelerator_ids()));
   auto m = YamlMap::load_file(p.string());
+  // A file of another kind is named as such: `accelerator: systems.yaml#dgx-h100` had said
+  // "entries[0].vendor: required key is missing" (review, 2026-12-07).
+  check_entry_kind(m, "accelerator", file, where,
+                   "name an accelerator catalog file (entries with vendor, peak_tflops, memory_gib, as data/catalog/accelerators/*.yaml or "
+                   "what sextant calibrate writes) or a catalog accelerator id (sextant catalog list accelerators)");
   if (!m.has("entries")) return parse_accelerator(m, {});
   const auto sources = read_sources(m);
   std::vector<Accelerator> all;

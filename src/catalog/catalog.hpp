@@ -521,6 +521,21 @@ inline bool dropout_default(const ModelConfig& m, const Framework* fw) {
   return m.mlp == "gelu";
 }
 
+// The kind of catalog entry a mapping's keys suggest ("accelerator", "network", "system", "model",
+// "framework", or "scenario" for a scenario or study file) with the keys that say so: the kind
+// with the most of its own keys among `keys`; empty on a tie or none.
+struct EntryKindGuess {
+  std::string kind;
+  std::vector<std::string> keys;
+};
+EntryKindGuess guess_entry_kind(const std::vector<std::string>& keys);
+// Throws Error at `where` when a file named as one of `expected` (a kind above) holds entries (or,
+// without entries:, a mapping) that have the keys of another kind: "'FILE' holds systems, not
+// accelerators: its entry has the keys of a system (accelerator, gpus_per_node, scale_up)".
+// `shown_file`: the file as the user named it.
+void check_entry_kind(const YamlMap& file, const std::string& expected, const std::string& shown_file, const SourceLocation& where,
+                      const std::string& hint);
+
 // A model given by catalog id, YAML file or config.json path.
 ModelConfig load_model_ref(const Catalog& cat, const std::string& ref, const SourceLocation& where);
 // An accelerator named by catalog id, or by the path of an accelerator catalog file (the file

@@ -423,48 +423,186 @@ std::pair<int, int> line_column(const std::string& text, size_t at) {
   return {line, column};
 }
 
-// Where key `key` is written in a config.json: the first `"key"` followed by a colon (the reader
-// takes top-level keys, and a config names each once there). Line 0 when it is not written.
-// With nth = 2, the second such place (a duplicate key's).
-// Within [begin, end) of the text when given (a wrapper's text_config object).
-SourceLocation json_key_location(const std::string& text, const std::string& file, const std::string& key, int nth = 1, size_t begin = 0,
-                                 size_t end = std::string::npos) {
-  const std::string quoted = "\"" + key + "\"";
-  int seen = 0;
-  for (size_t pos = text.find(quoted, begin); pos != std::string::npos && pos < end; pos = text.find(quoted, pos + 1)) {
-    size_t q = pos + quoted.size();
-    while (q < text.size() && (text[q] == ' ' || text[q] == '\t' || text[q] == '\r' || text[q] == '\n')) ++q;
-    if (q < text.size() && text[q] == ':' && ++seen == nth) {
-      const auto [line, column] = line_column(text, pos);
-      return SourceLocation{file, line, column, key};
+// Every key of a config.json in document order, with its path from the top ("rope_scaling.factor",
+// "text_config.hidden_size", "a[2].b") and the byte offset of its opening quote. Keys are decoded
+// as the parser decodes them (\u escapes, surrogate pairs), so "hidden\u005fsize" is hidden_size.
+// The walk stops at the first thing that is not JSON (a duplicate key's error is raised before the
+// parser has read the rest) and below 256 levels of nesting (no config is that deep; a fuzzed one
+// would cost a path per level). The places had been found by searching the text for `"key":`,
+// which took the first copy of a key anywhere in the file: a duplicate's parent key was lost
+// (`rope_scaling.factor` said `factor`), and an escaped duplicate on line 10 was placed at the
+// first copy on line 5 (review of 2026-12-07).
+struct JsonKeyPlace {
+  std::string path;
+  size_t at;
+};
+std::vector<JsonKeyPlace> json_key_places(const std::string& t) {
+  std::vector<JsonKeyPlace> out;
+  struct Frame {
+    bool object;
+    std::string path;
+    size_t count;
+  };
+  std::vector<Frame> stack;
+  size_t i = t.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  const auto ws = [&] {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) ++i;
+  };
+  const auto hex4 = [&](size_t at, unsigned& cp) {
+    if (at + 4 > t.size()) return false;
+    cp = 0;
+    for (size_t k = at; k < at + 4; ++k) {
+      const char ch = t[k];
+      cp <<= 4;
+      if (ch >= '0' && ch <= '9') cp |= static_cast<unsigned>(ch - '0');
+      else if (ch >= 'a' && ch <= 'f') cp |= static_cast<unsigned>(ch - 'a' + 10);
+      else if (ch >= 'A' && ch <= 'F') cp |= static_cast<unsigned>(ch - 'A' + 10);
+      else return false;
+    }
+    return true;
+  };
+  // A string at t[i] == '"', decoded into s; i past its closing quote.
+  const auto read_string = [&](std::string& s) {
+    ++i;
+    while (i < t.size()) {
+      const char ch = t[i++];
+      if (ch == '"') return true;
+      if (ch != '\\') {
+        s += ch;
+        continue;
+      }
+      if (i >= t.size()) return false;
+      const char e = t[i++];
+      switch (e) {
+        case '"': case '\\': case '/': s += e; break;
+        case 'b': s += '\b'; break;
+        case 'f': s += '\f'; break;
+        case 'n': s += '\n'; break;
+        case 'r': s += '\r'; break;
+        case 't': s += '\t'; break;
+        case 'u': {
+          unsigned cp = 0;
+          if (!hex4(i, cp)) return false;
+          i += 4;
+          if (cp >= 0xD800 && cp <= 0xDBFF && i + 1 < t.size() && t[i] == '\\' && t[i + 1] == 'u') {
+            unsigned lo = 0;
+            if (!hex4(i + 2, lo)) return false;
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+              i += 6;
+            }
+          }
+          if (cp < 0x80) {
+            s += static_cast<char>(cp);
+          } else if (cp < 0x800) {
+            s += static_cast<char>(0xC0 | (cp >> 6));
+            s += static_cast<char>(0x80 | (cp & 0x3F));
+          } else if (cp < 0x10000) {
+            s += static_cast<char>(0xE0 | (cp >> 12));
+            s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            s += static_cast<char>(0x80 | (cp & 0x3F));
+          } else {
+            s += static_cast<char>(0xF0 | (cp >> 18));
+            s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            s += static_cast<char>(0x80 | (cp & 0x3F));
+          }
+          break;
+        }
+        default: return false;
+      }
+    }
+    return false;
+  };
+  enum { kValue, kAfterValue, kKey } state = kValue;
+  std::string value_path;  // the path of the value about to be read
+  while (true) {
+    ws();
+    if (i >= t.size()) return out;
+    if (state == kKey) {
+      if (t[i] != '"') return out;
+      const size_t at = i;
+      std::string key;
+      if (!read_string(key)) return out;
+      value_path = stack.back().path.empty() ? key : stack.back().path + "." + key;
+      out.push_back({value_path, at});
+      ws();
+      if (i >= t.size() || t[i] != ':') return out;
+      ++i;
+      state = kValue;
+    } else if (state == kValue) {
+      const char ch = t[i];
+      if (ch == '{' || ch == '[') {
+        if (stack.size() >= 256) return out;
+        stack.push_back({ch == '{', value_path, 0});
+        ++i;
+        ws();
+        if (i < t.size() && t[i] == (ch == '{' ? '}' : ']')) {
+          ++i;
+          stack.pop_back();
+          state = kAfterValue;
+        } else if (ch == '{') {
+          state = kKey;
+        } else {
+          value_path = stack.back().path + "[0]";
+        }
+      } else if (ch == '"') {
+        std::string ignored;
+        if (!read_string(ignored)) return out;
+        state = kAfterValue;
+      } else {
+        const size_t from = i;
+        while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '-' || t[i] == '+' || t[i] == '.')) ++i;
+        if (i == from) return out;
+        state = kAfterValue;
+      }
+    } else {
+      if (stack.empty()) return out;
+      Frame& f = stack.back();
+      if (t[i] == ',') {
+        ++i;
+        ++f.count;
+        if (f.object) {
+          state = kKey;
+        } else {
+          value_path = f.path + "[" + std::to_string(f.count) + "]";
+          state = kValue;
+        }
+      } else if (t[i] == (f.object ? '}' : ']')) {
+        ++i;
+        stack.pop_back();
+      } else {
+        return out;
+      }
     }
   }
-  return SourceLocation{file, 0, 0, key};
 }
 
-// The span of the object written as the value of top-level-looking key `key` ("text_config": {...}):
-// from its '{' to past its '}', strings skipped; npos, npos when it is not there.
-std::pair<size_t, size_t> json_object_span(const std::string& text, const std::string& key) {
-  const SourceLocation at = json_key_location(text, "", key);
-  if (at.line == 0) return {std::string::npos, std::string::npos};
-  const size_t open = text.find('{', text.find("\"" + key + "\""));
-  if (open == std::string::npos) return {std::string::npos, std::string::npos};
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = open; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (in_string) {
-      if (ch == '\\') ++i;
-      else if (ch == '"') in_string = false;
-    } else if (ch == '"') {
-      in_string = true;
-    } else if (ch == '{') {
-      ++depth;
-    } else if (ch == '}' && --depth == 0) {
-      return {open, i + 1};
+// Where the key at `path` ("model_type", "text_config.model_type", "quantization_config.bits") is
+// written: its first place; line 0 when it is not written.
+SourceLocation json_key_location(const std::string& text, const std::string& file, const std::string& path) {
+  for (const auto& p : json_key_places(text))
+    if (p.path == path) {
+      const auto [line, column] = line_column(text, p.at);
+      return SourceLocation{file, line, column, path};
     }
-  }
-  return {open, text.size()};
+  return SourceLocation{file, 0, 0, path};
+}
+
+// The first key written twice in one object, at its second place, naming its whole path and the
+// line of the first; a location without a line when the walk finds none.
+Error duplicate_key_error(const std::string& text, const std::string& file, const std::string& key) {
+  std::map<std::string, size_t> first;
+  for (const auto& p : json_key_places(text))
+    if (const auto [it, fresh] = first.emplace(p.path, p.at); !fresh) {
+      const auto [line, column] = line_column(text, p.at);
+      const auto [first_line, first_column] = line_column(text, it->second);
+      return Error(SourceLocation{file, line, column, p.path},
+                   "duplicate key '" + p.path + "' (first given at line " + std::to_string(first_line) +
+                       (first_line == line ? ", column " + std::to_string(first_column) : std::string()) + ")",
+                   "a key may appear once in an object; remove one");
+    }
+  return Error(SourceLocation{file, 0, 0, key}, "duplicate key '" + key + "'", "a key may appear once in an object; remove one");
 }
 
 ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string& file, bool& wrapped);
@@ -533,27 +671,41 @@ ModelConfig parse_hf_config(const std::string& text, const std::string& file) {
     return parse_hf_config_unlocated(text, file, wrapped);
   } catch (const Error& e) {
     if (e.where().file != file || e.where().line > 0 || e.where().key.empty()) throw;
-    const bool duplicate = e.message().rfind("duplicate key", 0) == 0;
     const std::string& key = e.where().key;
+    // Keys are found by their path from the top (json_key_places): a nested key
+    // ("quantization_config.bits", "text_config.model_type") had been searched for as written and
+    // found nowhere, its error given without a line (review of 2026-12-07). A nested key that is
+    // not written is placed at the nearest written key above it.
+    const auto place = [&](std::string path) {
+      SourceLocation at = json_key_location(text, file, path);
+      while (at.line == 0 && path.find_last_of(".[") != std::string::npos) {
+        path.erase(path.find_last_of(".["));
+        at = json_key_location(text, file, path);
+      }
+      return at;
+    };
     if (wrapped && key.rfind("text_config", 0) != 0) {
       // A key of the language model is looked for inside text_config and named with its prefix:
       // a missing one had been placed at the vision tower's key of the same name (2026-12-04
-      // review); one that is not written is placed at text_config itself.
-      const auto [begin, end] = json_object_span(text, "text_config");
-      SourceLocation at = json_key_location(text, file, key, duplicate ? 2 : 1, begin == std::string::npos ? 0 : begin, end);
-      if (at.line == 0) at = json_key_location(text, file, "text_config");
-      at.key = "text_config." + key;
+      // review); one that is not written is placed at text_config itself. The wrapper's own
+      // quantization_config (read as the language model's) is found at the top.
+      SourceLocation at = json_key_location(text, file, "text_config." + key);
+      std::string named = "text_config." + key;
+      if (at.line == 0 && key.rfind("quantization_config", 0) == 0 && json_key_location(text, file, "quantization_config").line > 0) {
+        at = place(key);
+        named = key;
+      }
+      if (at.line == 0) at = place("text_config." + key);
+      at.key = named;
       throw Error(at, e.message(), e.hint());
     }
-    SourceLocation at = json_key_location(text, file, key, duplicate ? 2 : 1);
+    SourceLocation at = place(key);
     // A required key the file does not write is placed at model_type, the key that requires it
     // (the error had named the file alone; review of 2026-12-06), and so is any error about a key
     // it does not write (its default's value refused: Qwen2-MoE's shared expert 5632; review of
     // 2026-12-07).
-    if (at.line == 0 && !key.empty() && key.find('.') == std::string::npos) {
-      at = json_key_location(text, file, "model_type");
-      at.key = key;
-    }
+    if (at.line == 0) at = json_key_location(text, file, "model_type");
+    at.key = key;
     throw Error(at, e.message(), e.hint());
   }
 }
@@ -569,8 +721,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     else if (ev == nlohmann::json::parse_event_t::object_end && !keys_at_depth.empty()) keys_at_depth.pop_back();
     else if (ev == nlohmann::json::parse_event_t::key && !keys_at_depth.empty() && v.is_string() &&
              !keys_at_depth.back().insert(v.get<std::string>()).second)
-      throw Error(SourceLocation{file, 0, 0, v.get<std::string>()}, "duplicate key '" + v.get<std::string>() + "'",
-                  "a key may appear once in an object; remove one");
+      throw duplicate_key_error(text, file, v.get<std::string>());
     return true;
   };
   try {
@@ -606,10 +757,34 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       !j["text_config"].is_null() && !j["text_config"].is_object())
     throw Error(SourceLocation{file, 0, 0, "text_config"}, "text_config must be an object (the language model's config), got " + j["text_config"].dump(),
                 "a multimodal config holds its language model's keys in text_config: {\"model_type\": ..., \"hidden_size\": ..., ...}");
+  // Whether a text_config's model_type is meant as a supported language model: a supported type,
+  // or one written wrong (a near name of one, a value that is not a string, a type other than its
+  // architectures' supported class). The error is then the text_config's, at its model_type: a
+  // LLaVA config with text_config.model_type "lama" (or 5) had been refused as "unsupported
+  // model_type 'llava' ... describe it as a catalog YAML entry", at the wrapper's line, though
+  // llava wrappers are read (review of 2026-12-07). Another architecture's language model
+  // (qwen2_vl_text) stays the wrapper's error.
+  const auto meant_as_supported = [&](const nlohmann::json& tc) {
+    if (!tc.contains("model_type")) return false;
+    const nlohmann::json& t = tc["model_type"];
+    if (supported(t) || !t.is_string()) return true;
+    // A spelling within two edits (a third of the name at most), in any letter case: closest_match
+    // is too wide here (qwen2_vl_text, another architecture's, would read as qwen2_moe misspelt).
+    std::string lower = t.get<std::string>();
+    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const auto& x : types) {
+      const int d = edit_distance_capped(lower, x, 2);
+      if (x != "gemma3" && d <= 2 && 3 * d < static_cast<int>(std::max(lower.size(), x.size()))) return true;
+    }
+    if (tc.contains("architectures") && tc["architectures"].is_array())
+      for (const auto& a : tc["architectures"])
+        if (a.is_string())
+          if (const std::string owner = hf_type_of_class(a.get<std::string>()); !owner.empty() && supported(nlohmann::json(owner))) return true;
+    return false;
+  };
   std::string wrapper;  // the wrapper's model_type when the language model is read from its text_config
   if (j.contains("model_type") && j["model_type"].is_string() && !supported(j["model_type"]) && j["model_type"] != "gemma3" &&
-      j.contains("text_config") && j["text_config"].is_object() && j["text_config"].contains("model_type") &&
-      supported(j["text_config"]["model_type"]))
+      j.contains("text_config") && j["text_config"].is_object() && meant_as_supported(j["text_config"]))
     wrapper = j["model_type"].get<std::string>();
   // Without text_config a gemma3 config has no language model to read: said at text_config (the
   // error had named vision_config's num_hidden_layers as a missing key; review of 2026-12-05).
@@ -624,6 +799,8 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     if (wrapper == "gemma3" && !text.contains("model_type")) text["model_type"] = "gemma3_text";
     // Gemma 3's language model is gemma3_text (its QK-norm and sliding windows); another type here
     // had been mapped as that type, losing both.
+    // (Placed at text_config.model_type by its path: it had been given without a line; review of
+    // 2026-12-07.)
     if (wrapper == "gemma3" && text["model_type"] != "gemma3_text")
       throw Error(SourceLocation{file, 0, 0, "text_config.model_type"},
                   "a gemma3 config's language model is gemma3_text, not " + text["model_type"].dump(),
@@ -642,7 +819,23 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     wrapped = true;
   }
   Reader r{j, file, {}};
+  const auto supported_list = [&] {
+    std::string t;
+    for (const auto& x : types)
+      if (!wrapped || x != "gemma3") t += (t.empty() ? "" : ", ") + x;
+    return t;
+  };
+  // A text_config's model_type that is not a string (5): said at text_config.model_type with the
+  // types it may name (review of 2026-12-07).
+  if (wrapped && j.contains("model_type") && !j["model_type"].is_null() && !j["model_type"].is_string())
+    throw Error(SourceLocation{file, 0, 0, "model_type"}, "expected a string, the language model's model_type, got " + j["model_type"].dump(),
+                "supported: " + supported_list());
   const std::string type = r.s("model_type", "");
+  // gemma3 is Gemma 3's multimodal wrapper, not a language model: inside another wrapper's
+  // text_config it is gemma3_text.
+  if (wrapped && type == "gemma3")
+    throw Error(SourceLocation{file, 0, 0, "model_type"}, "model_type gemma3 is Gemma 3's multimodal config, not a language model",
+                "set text_config.model_type to gemma3_text");
   if (std::find(types.begin(), types.end(), type) == types.end()) {
     // The hint: the supported type its `architectures` class belongs to (Kimi K2's kimi_k2 is a
     // DeepseekV3ForCausalLM), else a near name of the same kind only. A near name had sent MoE and
@@ -650,6 +843,13 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
     // silently wrong; an MoE config is pointed at MoE types only. Review of 2026-12-05.
     // (The class table, hf_type_of_class, is also the one architectures is checked with below.)
     std::string hint;
+    // A wrapper whose language model is of a type no mapping reads: said before the wrapper's own
+    // hint, which is about the wrapper (review of 2026-12-07).
+    const std::string inner_unsupported =
+        !wrapped && j.contains("text_config") && j["text_config"].is_object() && j["text_config"].contains("model_type") &&
+                j["text_config"]["model_type"].is_string()
+            ? "its language model, text_config.model_type '" + j["text_config"]["model_type"].get<std::string>() + "', is no supported type; "
+            : std::string();
     // A wrapper whose text_config names no model_type: the language model is there, read when its
     // type is named (it had been refused as an architecture no type has; review of 2026-12-05).
     if (j.contains("text_config") && j["text_config"].is_object() && !j["text_config"].contains("model_type"))
@@ -663,7 +863,12 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       for (const auto& a : j["architectures"])
         if (a.is_string())
           if (const std::string t = hf_type_of_class(a.get<std::string>()); !t.empty() && std::find(types.begin(), types.end(), t) != types.end()) {
-            hint = "its architectures name " + a.get<std::string>() + ", which is model_type " + t + ": set model_type to " + t;
+            // A near name of the same type is said first, and the supported types after (a
+            // LLaVA text_config's "lama" under LlamaForCausalLM; review of 2026-12-07).
+            const std::string near = closest_match(type, types);
+            hint = (near == t ? "did you mean '" + t + "'? " : std::string()) + "its architectures name " + a.get<std::string>() +
+                   ", which is model_type " + t + ": set " + (wrapped ? "text_config." : "") + "model_type to " + t +
+                   "; supported: " + supported_list();
             break;
           }
     // Hugging Face model types of other architectures (hybrid linear attention, multimodal,
@@ -705,15 +910,20 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       static const std::set<std::string> moe_types = {"mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss"};
       std::vector<std::string> same_kind;
       for (const auto& t : types)
-        if (!moe || moe_types.count(t)) same_kind.push_back(t);
+        if ((!moe || moe_types.count(t)) && !(wrapped && t == "gemma3")) same_kind.push_back(t);
       hint = valid_choices_hint(type, same_kind);
       // valid_choices_hint begins "valid: ", which the MoE sentence says already ("the supported
       // MoE types: valid: mixtral, ..." before 2026-12-06, review).
       if (moe && hint.rfind("valid: ", 0) == 0) hint.erase(0, 7);
       if (moe) hint = "a mixture-of-experts config (" + experts_in(j).first + "); the supported MoE types: " + hint;
     }
-    throw Error(SourceLocation{file, 0, 0, "model_type"}, type.empty() ? "config.json has no model_type" : "unsupported model_type '" + type + "'",
-                hint);
+    // Inside a wrapper the type is the language model's (placed at text_config.model_type).
+    const std::string where = wrapped ? " for the language model in text_config of this " + wrapper + " config" : std::string();
+    throw Error(SourceLocation{file, 0, 0, "model_type"},
+                type.empty() ? (wrapped ? "text_config names no model_type (it is null)" : "config.json has no model_type")
+                             : "unsupported model_type '" + type + "'" + where,
+                type.empty() && wrapped ? "set text_config.model_type to the language model's type; supported: " + supported_list()
+                                        : inner_unsupported + hint);
   }
   // The class vLLM builds (architectures) and the one Transformers builds (model_type) must be one
   // model. Before 2026-12-06 architectures was not compared: Llama-3.1-8B written as mistral read
@@ -727,9 +937,7 @@ ModelConfig parse_hf_config_unlocated(const std::string& text, const std::string
       const std::string cls = a.get<std::string>(), owner = hf_type_of_class(cls);
       if (owner.empty() || owner == type) continue;
       // The line of architectures, said in the message: the error is placed at model_type.
-      size_t begin = 0, end = std::string::npos;
-      if (wrapped) std::tie(begin, end) = json_object_span(text, "text_config");
-      const SourceLocation at = json_key_location(text, file, "architectures", 1, begin == std::string::npos ? 0 : begin, end);
+      const SourceLocation at = json_key_location(text, file, wrapped ? "text_config.architectures" : "architectures");
       const bool owner_supported = std::find(types.begin(), types.end(), owner) != types.end();
       const std::string own_class = hf_class_of_type(type);
       throw Error(SourceLocation{file, 0, 0, "model_type"},
@@ -1224,16 +1432,88 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
   if (r.has("quantization_config")) {
     r.used.insert("quantization_config");
     const nlohmann::json& q = j["quantization_config"];
-    if (q.is_object()) {
-      auto str = [&](const char* k) { return q.contains(k) && q[k].is_string() ? q[k].get<std::string>() : std::string(); };
+    // The keys read here are checked as the top-level ones are (review of 2026-12-07): a value of
+    // the wrong type ("bits": "4"), a quant_method no engine knows ("fp88") and a near miss of a
+    // key read ("load_in_4bitt") are errors at the key. They had all read as no format Sextant
+    // maps, the weights costed in bf16 with a note: an AWQ 4-bit Llama-3-8B held 16.06 GB for
+    // 5.73 GB. Keys not read (group_size, desc_act, zero_point, ...) are ignored, as at the top.
+    const std::string qk = "quantization_config";
+    if (!q.is_object())
+      throw Error(SourceLocation{file, 0, 0, qk}, "expected an object (quant_method, bits, ...) or null, got " + q.dump());
+    {
+      const auto wrong = [&](const std::string& path, const std::string& expected, const nlohmann::json& v) {
+        return Error(SourceLocation{file, 0, 0, qk + "." + path}, "expected " + expected + ", got " + v.dump());
+      };
+      const auto given = [&](const nlohmann::json& o, const char* k) { return o.is_object() && o.contains(k) && !o[k].is_null(); };
+      const auto str = [&](const char* k) {
+        if (!given(q, k)) return std::string();
+        if (!q[k].is_string()) throw wrong(k, "a string", q[k]);
+        return q[k].get<std::string>();
+      };
+      // A bit width: a whole number from 1 to 64 (4.0 is 4, as vLLM compares it).
+      const auto width = [&](const nlohmann::json& v, const std::string& path) {
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() != std::floor(v.get<double>()))
+          throw wrong(path, "a whole number of bits", v);
+        if (v.get<double>() < 1 || v.get<double>() > 64)
+          throw Error(SourceLocation{file, 0, 0, qk + "." + path}, "must be a number of bits from 1 to 64, got " + v.dump());
+        return static_cast<int>(v.get<double>());
+      };
+      const auto flag = [&](const char* k) {
+        if (!given(q, k)) return false;
+        if (!q[k].is_boolean()) throw wrong(k, "true or false", q[k]);
+        return q[k].get<bool>();
+      };
       std::string method = str("quant_method");
       for (auto& ch : method) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      const int bits = q.contains("bits") && q["bits"].is_number_integer() ? q["bits"].get<int>()
-                       : q.contains("w_bit") && q["w_bit"].is_number_integer() ? q["w_bit"].get<int>() : 0;
+      // The methods mapped to a weight format, and the others Transformers (QuantizationMethod)
+      // and vLLM (QUANTIZATION_METHODS) know: those are named in a note and costed in bf16.
+      static const std::vector<std::string> kMapped = {"fp8", "fbgemm_fp8", "modelopt", "mxfp4", "awq", "gptq", "compressed-tensors",
+                                                       "bitsandbytes"};
+      static const std::vector<std::string> kKnown = {
+          "aqlm", "vptq", "quanto", "eetq", "higgs", "hqq", "torchao", "bitnet", "spqr", "quark", "fp_quant", "auto-round",
+          "metal", "fouroversix", "sinq", "modelopt_fp4", "nvfp4", "gptq_marlin", "gptq_marlin_24", "awq_marlin", "marlin",
+          "gguf", "qqq", "experts_int8", "moe_wna16", "ptpc_fp8", "deepspeedfp", "tpu_int8", "ipex", "inc", "petit_nvfp4",
+          "rtn", "bitblas", "gptq_bitblas", "squeezellm", "neuron_quant"};
+      if (!method.empty() && std::find(kMapped.begin(), kMapped.end(), method) == kMapped.end() &&
+          std::find(kKnown.begin(), kKnown.end(), method) == kKnown.end()) {
+        std::vector<std::string> all = kMapped;
+        all.insert(all.end(), kKnown.begin(), kKnown.end());
+        const std::string near = closest_match(method, all);
+        std::string mapped;
+        for (const auto& m : kMapped) mapped += (mapped.empty() ? "" : ", ") + m;
+        throw Error(SourceLocation{file, 0, 0, qk + ".quant_method"},
+                    "unknown quant_method '" + str("quant_method") + "': no quantization method Transformers or vLLM know",
+                    (near.empty() ? std::string() : "did you mean '" + near + "'? ") + "the methods mapped to a weight format: " + mapped +
+                        " (others Transformers and vLLM know, such as hqq or aqlm, are costed in bf16 with a note)");
+      }
+      // The keys read for this method: a key of the file within a near miss of one it does not
+      // write is that key written wrong (its default would be used), as at the top level.
+      std::vector<std::string> read = {"quant_method"};
+      if (method == "awq") read.insert(read.end(), {"bits", "w_bit"});
+      if (method == "gptq") read.push_back("bits");
+      if (method == "modelopt") read.insert(read.end(), {"quant_algo", "quantization"});
+      if (method == "compressed-tensors") read.push_back("config_groups");
+      if (method == "bitsandbytes") read.insert(read.end(), {"load_in_4bit", "load_in_8bit", "_load_in_4bit", "_load_in_8bit", "bnb_4bit_quant_type"});
+      if (c.moe) read.insert(read.end(), {"modules_to_not_convert", "ignore", "exclude_modules"});
+      for (const auto& [k, v] : q.items()) {
+        if (std::find(read.begin(), read.end(), k) != read.end()) continue;
+        for (const auto& a : read)
+          if (!q.contains(a) && a[0] != '_' && near_miss_of(k, a))
+            throw Error(SourceLocation{file, 0, 0, qk + "." + k},
+                        "unknown key for quant_method '" + (method.empty() ? std::string("(none)") : method) + "': a near miss of '" + a +
+                            "', which it reads (the checkpoint's format would be missed)",
+                        "did you mean '" + a + "'?");
+      }
+      const auto bits_of = [&](const char* k) { return given(q, k) ? width(q[k], k) : 0; };
+      const int bits = given(q, "bits") ? bits_of("bits") : bits_of("w_bit");
       std::string algo = str("quant_algo");
-      if (algo.empty() && q.contains("quantization") && q["quantization"].is_object() && q["quantization"].contains("quant_algo") &&
-          q["quantization"]["quant_algo"].is_string())
-        algo = q["quantization"]["quant_algo"].get<std::string>();
+      if (algo.empty() && given(q, "quantization")) {
+        if (!q["quantization"].is_object()) throw wrong("quantization", "an object (quant_algo, exclude_modules, ...)", q["quantization"]);
+        if (given(q["quantization"], "quant_algo")) {
+          if (!q["quantization"]["quant_algo"].is_string()) throw wrong("quantization.quant_algo", "a string", q["quantization"]["quant_algo"]);
+          algo = q["quantization"]["quant_algo"].get<std::string>();
+        }
+      }
       for (auto& ch : algo) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       c.checkpoint_quantization = method.empty() ? "unnamed" : method;
       if (!algo.empty()) c.checkpoint_quantization += " " + algo;
@@ -1252,12 +1532,23 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
       else if (method == "compressed-tensors") {
         // (type, num_bits, group_size) of each group's weights; group_size 0 where not a number.
         std::set<std::tuple<std::string, int, int>> schemes;
-        if (q.contains("config_groups") && q["config_groups"].is_object())
+        if (given(q, "config_groups") && !q["config_groups"].is_object())
+          throw wrong("config_groups", "an object of groups ({\"group_0\": {\"weights\": ...}})", q["config_groups"]);
+        if (given(q, "config_groups"))
           for (const auto& [name, g] : q["config_groups"].items()) {
+            const std::string at = "config_groups." + name + ".weights";
             const nlohmann::json* w = g.is_object() && g.contains("weights") && g["weights"].is_object() ? &g["weights"] : nullptr;
-            const bool ok = w && w->contains("num_bits") && (*w)["num_bits"].is_number_integer() && w->contains("type") && (*w)["type"].is_string();
-            const int group = w && w->contains("group_size") && (*w)["group_size"].is_number_integer() ? (*w)["group_size"].get<int>() : 0;
-            schemes.insert(ok ? std::tuple{(*w)["type"].get<std::string>(), (*w)["num_bits"].get<int>(), group} : std::tuple{std::string("?"), 0, 0});
+            // A weights scheme's values of the wrong type are errors at them (review of 2026-12-07).
+            if (w && given(*w, "num_bits")) (void)width((*w)["num_bits"], at + ".num_bits");
+            if (w && given(*w, "type") && !(*w)["type"].is_string()) throw wrong(at + ".type", "a string (int, float)", (*w)["type"]);
+            if (w && given(*w, "group_size") && !(*w)["group_size"].is_number_integer())
+              throw wrong(at + ".group_size", "an integer or null", (*w)["group_size"]);
+            const bool ok = w && given(*w, "num_bits") && given(*w, "type");
+            const int group = w && given(*w, "group_size")
+                                  ? static_cast<int>(std::clamp<int64_t>((*w)["group_size"].get<int64_t>(), INT32_MIN, INT32_MAX))
+                                  : 0;
+            schemes.insert(ok ? std::tuple{(*w)["type"].get<std::string>(), width((*w)["num_bits"], at + ".num_bits"), group}
+                              : std::tuple{std::string("?"), 0, 0});
           }
         if (schemes.size() == 1 && std::get<0>(*schemes.begin()) != "?") {
           const auto& [wtype, wbits, group] = *schemes.begin();
@@ -1268,13 +1559,14 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
           else if (wtype == "float" && wbits == 4 && group == 16) c.checkpoint_weight_format = "fp4";  // NVFP4: 16 values to an FP8 scale
         }
       } else if (method == "bitsandbytes") {
-        const auto flag = [&](const char* k) { return q.contains(k) && q[k].is_boolean() && q[k].get<bool>(); };
-        if (flag("load_in_4bit")) {
+        // Transformers writes each flag twice (load_in_4bit and _load_in_4bit): either says it.
+        const bool four = flag("load_in_4bit") || flag("_load_in_4bit"), eight = flag("load_in_8bit") || flag("_load_in_8bit");
+        if (four) {
           std::string kind = str("bnb_4bit_quant_type");
           for (auto& ch : kind) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
           c.checkpoint_quantization += " 4-bit " + (kind.empty() ? std::string("FP4") : kind);  // BitsAndBytesConfig's default: fp4
           c.checkpoint_weight_format = "int4";
-        } else if (flag("load_in_8bit")) {
+        } else if (eight) {
           c.checkpoint_quantization += " 8-bit";
           c.checkpoint_weight_format = "int8";
         }
@@ -1288,9 +1580,13 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
       if (c.moe)
         for (const char* key : {"modules_to_not_convert", "ignore", "exclude_modules"}) {
           const nlohmann::json* list = q.contains(key) ? &q[key] : nullptr;
-          if (!list && q.contains("quantization") && q["quantization"].is_object() && q["quantization"].contains(key))
+          std::string path = key;
+          if (!list && q.contains("quantization") && q["quantization"].is_object() && q["quantization"].contains(key)) {
             list = &q["quantization"][key];
-          if (!list || !list->is_array()) continue;
+            path = std::string("quantization.") + key;
+          }
+          if (!list || list->is_null()) continue;
+          if (!list->is_array()) throw wrong(path, "a list of module names or null", *list);
           for (const auto& mod : *list)
             if (mod.is_string() && mod.get<std::string>().find("attn") != std::string::npos) c.checkpoint_quantized_experts_only = true;
         }

@@ -381,7 +381,10 @@ static double to_f64(const YamlMap& m, const std::string& key, const YAML::Node&
   }
 }
 
-static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node& n) {
+// lo, hi: the field's range, named where the text is beyond 64 bits (a 32-bit field had said "at
+// most 9223372036854775807" for 1e20 where its limit is 2147483647; review of 2026-12-07).
+static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node& n, int64_t lo = std::numeric_limits<int64_t>::min(),
+                      int64_t hi = std::numeric_limits<int64_t>::max()) {
   if (!n.IsScalar()) m.fail(key, "expected an integer");
   const std::string s = n.Scalar();
   if (quoted(n)) m.fail(key, "expected an integer, got the quoted string \"" + s + "\"", "write it without quotes");
@@ -398,9 +401,7 @@ static int64_t to_i64(const YamlMap& m, const std::string& key, const YAML::Node
     const bool integer = digits != std::string::npos && s.find_first_not_of("0123456789", digits) == std::string::npos;
     if (!integer) m.fail(key, "expected an integer, got '" + s + "'");
     const bool negative = s.find('-') != std::string::npos && s.find('-') < digits;
-    m.fail(key, "integer " + s + " is out of range (" +
-                    (negative ? "at least " + std::to_string(std::numeric_limits<int64_t>::min()) : "at most " + std::to_string(std::numeric_limits<int64_t>::max())) +
-                    ")");
+    m.fail(key, "integer " + s + " is out of range (" + (negative ? "at least " + std::to_string(lo) : "at most " + std::to_string(hi)) + ")");
   } catch (const std::logic_error&) {
     m.fail(key, "expected an integer, got '" + s + "'");
   }
@@ -435,12 +436,21 @@ double YamlMap::f64(const std::string& key, double dflt) const {
 }
 int64_t YamlMap::i64(const std::string& key) const { return to_i64(*this, key, node_for(key)); }
 static int narrow_int(const YamlMap& m, const std::string& key, int64_t v) {
-  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+  if (v < std::numeric_limits<int>::min())
+    m.fail(key, "integer " + std::to_string(v) + " is out of range (at least " + std::to_string(std::numeric_limits<int>::min()) + ")");
+  if (v > std::numeric_limits<int>::max())
     m.fail(key, "integer " + std::to_string(v) + " is out of range (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
   return static_cast<int>(v);
 }
-int YamlMap::i32(const std::string& key) const { return narrow_int(*this, key, i64(key)); }
-int YamlMap::i32(const std::string& key, int dflt) const { return narrow_int(*this, key, i64(key, dflt)); }
+static int64_t to_i32(const YamlMap& m, const std::string& key, const YAML::Node& n) {
+  return narrow_int(m, key, to_i64(m, key, n, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+int YamlMap::i32(const std::string& key) const { return static_cast<int>(to_i32(*this, key, node_for(key))); }
+int YamlMap::i32(const std::string& key, int dflt) const {
+  used_->insert(key);
+  reject_blank(key);
+  return has(key) ? static_cast<int>(to_i32(*this, key, node_[key])) : dflt;
+}
 int64_t YamlMap::i64(const std::string& key, int64_t dflt) const {
   used_->insert(key);
   reject_blank(key);
@@ -538,6 +548,13 @@ Sourced YamlMap::sourced(const std::string& key) const {
   s.value = m.f64("value");
   s.source = m.str("source", "");
   s.estimated = m.str("estimated", "");
+  // A source or basis of nothing but blanks is none (docs/errors.md): `source: "  "` had loaded as
+  // a provenance where a model's `source: "  "` was refused (review, 2026-12-07).
+  if (m.has("source") && is_blank(s.source))
+    m.fail("source", "is empty: a catalog number needs its provenance",
+           "name the citation (an id of the file's sources: or the citation itself), or write estimated: \"basis\"");
+  if (m.has("estimated") && is_blank(s.estimated))
+    m.fail("estimated", "is empty: an estimate needs its basis", "say how the value was obtained, or give source: ID for a published one");
   if (s.source.empty() && s.estimated.empty())
     fail(key, "a catalog number needs its provenance", "add source: ID or estimated: \"basis\"");
   // (both were accepted, and the source dropped)
@@ -867,9 +884,24 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
   }
 }
 
+bool is_blank(const std::string& text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+}
+
 void check_citation_word(const YamlMap& m, const std::string& key, const std::string& source,
                          const std::map<std::string, std::string>& sources) {
-  if (sources.empty() || source.empty() || sources.count(source)) return;
+  if (sources.empty() || source.empty()) return;
+  // A citation id whose text under sources: is blank cites nothing (`me: ""` had loaded, resolved
+  // to the provenance "me: "; review, 2026-12-07). Every reader of a file with citations comes
+  // here, whether or not it checked its sources: block itself.
+  auto blank_citation = [&](const std::string& id) {
+    const auto it = sources.find(id);
+    if (it == sources.end() || !is_blank(it->second)) return;
+    m.fail(key, "source '" + source + "' names the citation '" + id + "', whose text under sources: is empty",
+           "write the citation under sources: (document, edition or year, table or section)");
+  };
+  blank_citation(source);
+  if (sources.count(source)) return;
   auto one_word = [](const std::string& w) {
     return !w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
   };
@@ -881,7 +913,9 @@ void check_citation_word(const YamlMap& m, const std::string& key, const std::st
   std::string word;
   if (colon == std::string::npos && one_word(source)) word = source;
   else if (id_colon && !url && one_word(source.substr(0, colon))) word = source.substr(0, colon);
-  if (url || word.empty() || sources.count(word)) return;
+  if (url || word.empty()) return;
+  blank_citation(word);
+  if (sources.count(word)) return;
   std::vector<std::string> ids;
   for (const auto& [k, _] : sources) ids.push_back(k);
   m.fail(key, "source '" + source + "' names '" + word + "', which is not one of this file's citations", valid_choices_hint(word, ids));

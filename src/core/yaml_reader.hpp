@@ -108,10 +108,15 @@ void apply_yaml_override(YAML::Node root, const std::string& key, const std::str
 // read do (it said a bare "--set:").
 void apply_yaml_override(YAML::Node root, const std::string& key, const std::string& value, const std::string& file);
 
+// Whether a text is empty or nothing but whitespace: a provenance (a source, a basis, a citation's
+// text) of such a text is none.
+bool is_blank(const std::string& text);
+
 // In a file that lists citations (sources: {ID: text}), a source written as one word that is none of
 // them is a misspelt id (`h100-wpp` for `h100-wp`), not free text; so is the word before the colon
 // of "ID: arithmetic" (a colon and a space). Throws at key naming the closest id. A URL, or a
-// reference such as "arXiv:2407.21783", is free text; no citations, no check.
+// reference such as "arXiv:2407.21783", is free text; no citations, no check. A source that names a
+// citation (whole, or before "ID: arithmetic") whose text is blank is refused at key too.
 void check_citation_word(const YamlMap& m, const std::string& key, const std::string& source,
                          const std::map<std::string, std::string>& sources);
 

@@ -583,7 +583,10 @@ static Scenario parse_root_keys(const YamlMap& root, const Catalog& cat, bool fo
                   valid_choices_hint(s.system.scale_out_network, local.network_ids()));
     s.scale_out = local.network(s.system.scale_out_network);
   }
-  check_system_networks(s.system, s.scale_up, s.scale_out ? &*s.scale_out : nullptr, root.loc("system"));
+  // Each network's kind and bandwidth at its own key, the scale-up one alone first, as the catalog
+  // names them: an inline system's had been named at its `system:` line (review of 2026-12-07).
+  check_system_networks(s.system, s.scale_up, nullptr, system_loc("scale_up.network"));
+  if (s.scale_out) check_system_networks(s.system, s.scale_up, &*s.scale_out, system_loc("scale_out.network"));
   for (const auto& id : acc_ids)
     if (id != s.accelerator.id) s.unused_inline_hardware.push_back("accelerator " + id);
   for (const auto& id : net_ids)
@@ -670,17 +673,35 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
   // In 64 bits: tp 65536 x pp 65536 wrapped an int to 0 and divided by it (before 2026-12-03).
   const int128 inner128 = static_cast<int128>(s.plan.tp) * s.plan.pp * s.plan.cp;
   if (s.plan.dp == 0) {
-    if (inner128 > s.num_gpus) {
+    const bool exceeds = inner128 > s.num_gpus;
+    // A tp that cannot split the attention heads is the plan's fault whatever the GPU count: say
+    // so first (the GPU count had been blamed, and after changing it the heads were, 2026-12-03).
+    if (!exceeds && s.num_gpus % static_cast<int64_t>(inner128) != 0 && (s.model.heads % s.plan.tp != 0 || s.model.kv_heads % s.plan.tp != 0))
+      throw Error(root.locate("parallel.tp"),
+                  "tp = " + std::to_string(s.plan.tp) + " does not divide the " + std::to_string(s.model.heads) + " attention heads and " +
+                      std::to_string(s.model.kv_heads) + " key/value heads of " + s.model.id + " (and num_gpus " +
+                      std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + int128_text(inner128) + ")",
+                  // Those that also divide the GPUs left by pp*cp (8 had been offered on 4 GPUs,
+                  // then refused as tp*pp*cp > num_gpus; review of 2026-12-06).
+                  "choose parallel.tp among the common divisors of the heads that divide the " +
+                      std::to_string(s.num_gpus / (static_cast<int64_t>(s.plan.pp) * s.plan.cp)) + " GPUs left by pp*cp: " +
+                      divisors_text_where(std::gcd(s.model.heads, s.model.kv_heads), [&](int64_t d) {
+                        return s.num_gpus % (d * s.plan.pp * s.plan.cp) == 0;
+                      }));
+    if (exceeds || s.num_gpus % static_cast<int64_t>(inner128) != 0) {
       // Named by the key an override (--set) changed, with the values of it that fit: a degree
-      // set, the largest first, else num_gpus; in the file, the largest degree. The error had
-      // pointed at the file's `parallel:` line whatever the --set (review of 2026-12-06).
+      // set, the largest first, else num_gpus; in the file, the largest degree where the product
+      // exceeds the GPUs, num_gpus where it does not divide them. The error had pointed at the
+      // file's `parallel:` line whatever the --set (review of 2026-12-06), and a product that does
+      // not divide the GPUs (--set parallel.pp=3 over 1,024) at the file's num_gpus line, with no
+      // pp that fits (review of 2026-12-07).
       const ParallelPlan& p = s.plan;
       const std::vector<std::pair<std::string, int>> degrees{{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}};
       std::string key;
       int widest = 0;
       for (const auto& [k, v] : degrees)
         if (written_by_set(root, "parallel." + k) && v > widest) key = k, widest = v;
-      if (key.empty() && written_by_set(root, "num_gpus")) key = "num_gpus";
+      if (key.empty() && (written_by_set(root, "num_gpus") || !exceeds)) key = "num_gpus";
       if (key.empty())
         for (const auto& [k, v] : degrees)
           if (v > widest) key = k, widest = v;
@@ -706,7 +727,8 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
       // fundamental fault: the values listed for the named one would all fail on it (tp 32 over 8
       // key/value heads with --set parallel.pp=64 had been answered "parallel.pp among 1, 2, 4, 8,
       // 16", each then refused for the tp; review of 2026-12-06). tp first, then cp, then pp.
-      std::string message = "tp*pp*cp = " + int128_text(inner128) + " exceeds num_gpus = " + std::to_string(s.num_gpus);
+      std::string message = exceeds ? "tp*pp*cp = " + int128_text(inner128) + " exceeds num_gpus = " + std::to_string(s.num_gpus)
+                                    : "num_gpus " + std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + int128_text(inner128);
       for (const std::string k : {"tp", "cp", "pp"}) {
         const int v = k == "tp" ? p.tp : k == "cp" ? p.cp : p.pp;
         if (k == key || keeps_own_rule(k, v)) continue;
@@ -734,40 +756,29 @@ static void check_own_plan(Scenario& s, const YamlMap& root) {
       }
       std::string hint = "the product of the parallel degrees must equal the GPU count";
       if (key == "num_gpus") {
-        hint += ": num_gpus a multiple of tp*pp*cp = " + int128_text(inner128) + ", or smaller degrees";
+        hint = exceeds ? hint + ": num_gpus a multiple of tp*pp*cp = " + int128_text(inner128) + ", or smaller degrees"
+                       : "choose num_gpus as a multiple of " + int128_text(inner128) + " or change the plan";
       } else {
         const int128 rest = others(key);
-        const int64_t left = rest > s.num_gpus ? 0 : static_cast<int64_t>(s.num_gpus / rest);
+        // No value of the named degree fits where the other two alone exceed the GPUs or do not
+        // divide them.
+        const int64_t left = rest > s.num_gpus || s.num_gpus % rest != 0 ? 0 : static_cast<int64_t>(s.num_gpus / rest);
         const std::string values =
-            left == 0 ? std::string("none (the other degrees alone exceed the GPUs)")
-                      : divisors_text_where(left, [&](int64_t d) { return s.num_gpus % (rest * d) == 0 && keeps_own_rule(key, d); });
-        hint += ": parallel." + key + " among " + values + " (the divisors of the " + std::to_string(left) + " GPUs left by the other degrees" +
-                (key == "tp" ? std::string(" that split the heads") : key == "pp" ? std::string(" that lay out the layers") : std::string(" that split the sequence")) +
-                "), or a larger num_gpus";
+            left > 0 ? divisors_text_where(left, [&](int64_t d) { return s.num_gpus % (rest * d) == 0 && keeps_own_rule(key, d); })
+            : rest > s.num_gpus
+                ? std::string("none (the other degrees alone exceed the GPUs)")
+                : "none (the other degrees' product " + int128_text(rest) + " does not divide the " + std::to_string(s.num_gpus) + " GPUs)";
+        hint += ": parallel." + key + " among " + values;
+        if (left > 0)
+          hint += " (the divisors of the " + std::to_string(left) + " GPUs left by the other degrees" +
+                  (key == "tp" ? std::string(" that split the heads") : key == "pp" ? std::string(" that lay out the layers") : std::string(" that split the sequence")) +
+                  ")";
+        hint += exceeds ? ", or a larger num_gpus" : ", or num_gpus a multiple of " + int128_text(inner128);
         key = "parallel." + key;
       }
       throw Error(root.locate(key), message, hint);
     }
     const int64_t inner = static_cast<int64_t>(inner128);
-    if (s.num_gpus % inner != 0) {
-      // A tp that cannot split the attention heads is the plan's fault whatever the GPU count: say
-      // so first (the GPU count had been blamed, and after changing it the heads were, 2026-12-03).
-      if (s.model.heads % s.plan.tp != 0 || s.model.kv_heads % s.plan.tp != 0)
-        throw Error(root.locate("parallel.tp"),
-                    "tp = " + std::to_string(s.plan.tp) + " does not divide the " + std::to_string(s.model.heads) + " attention heads and " +
-                        std::to_string(s.model.kv_heads) + " key/value heads of " + s.model.id + " (and num_gpus " +
-                        std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner) + ")",
-                    // Those that also divide the GPUs left by pp*cp (8 had been offered on 4 GPUs,
-                    // then refused as tp*pp*cp > num_gpus; review of 2026-12-06).
-                    "choose parallel.tp among the common divisors of the heads that divide the " +
-                        std::to_string(s.num_gpus / (static_cast<int64_t>(s.plan.pp) * s.plan.cp)) + " GPUs left by pp*cp: " +
-                        divisors_text_where(std::gcd(s.model.heads, s.model.kv_heads), [&](int64_t d) {
-                          return s.num_gpus % (d * s.plan.pp * s.plan.cp) == 0;
-                        }));
-      throw Error(root.loc("num_gpus"),
-                  "num_gpus " + std::to_string(s.num_gpus) + " is not divisible by tp*pp*cp = " + std::to_string(inner),
-                  "choose num_gpus as a multiple of " + std::to_string(inner) + " or change the plan");
-    }
     s.plan.dp = static_cast<int>(s.num_gpus / inner);
   }
   try {
@@ -847,12 +858,56 @@ static std::string cr_only_hint(const std::string& text) {
              : std::string();
 }
 
+// The overrides in order. An entry of a list named by its index where the file (with the
+// overrides before it) has no such list: the override had made a mapping of the missing list and
+// read "expected a list of integers" (`--set parallel.stage_layers.0=6` on a file without
+// stage_layers; review of 2026-12-07), where goodput names the missing list.
+static void apply_scenario_overrides(YAML::Node n, const std::vector<std::pair<std::string, std::string>>& overrides,
+                                     const std::string& name) {
+  for (const auto& [k, v] : overrides) {
+    // Walk the path to its first index (key.N or key[N]), noting whether the key before it is absent.
+    std::vector<std::string> parts{std::string()};
+    for (const char c : k)
+      if (c == '.' || c == '[') parts.emplace_back();
+      else if (c != ']') parts.back() += c;
+    std::string list;
+    YAML::Node at = n;
+    bool absent = false, missing = false;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const std::string& part = parts[i];
+      const bool index = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+      if (index && i > 0) {
+        missing = absent;
+        break;
+      }
+      if (!absent) {
+        if (!at.IsMap()) break;  // a scalar or a list on the way: apply_yaml_override says what is wrong
+        const YAML::Node here = at;  // const: operator[] reads, it does not create
+        const YAML::Node child = here[part];
+        if (!child.IsDefined() || child.IsNull()) absent = true;
+        else at.reset(child);
+      }
+      list += (list.empty() ? "" : ".") + part;
+    }
+    // Only a key that is a list of the scenario: another absent key is unknown, which the reader says.
+    static const std::set<std::string> kLists{"parallel.stage_layers", "parallel.collective_algorithms", "training.recompute_modules",
+                                              "hardware.accelerators", "hardware.networks"};
+    if (missing && kLists.count(list)) {
+      const bool stages = list == "parallel.stage_layers";
+      throw Error(SourceLocation{name + " (--set)", 0, 0, k}, "the file has no " + list + " list to index",
+                  stages ? "give the whole list, one layer count per pipeline stage (pp x vpp entries), e.g. --set 'parallel.stage_layers=[20, 20, 20, 20]'"
+                         : "give the whole list, e.g. --set '" + list + "=[...]'");
+    }
+    apply_yaml_override(n, k, v, name);
+  }
+}
+
 Scenario parse_scenario(const std::string& text, const std::string& name, const Catalog& cat,
                         const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node n;
   n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)", cr_only_hint(text));
-  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v, name);
+  apply_scenario_overrides(n, overrides, name);
   return parse_root(YamlMap(n, name), cat);
 }
 
@@ -868,7 +923,7 @@ Scenario parse_scenario_for_search(const std::string& text, const std::string& n
                                    const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node n = parse_yaml_document(text, name);
   if (!n.IsMap()) throw Error(SourceLocation{name}, "a scenario must be a YAML mapping (model:, system:, num_gpus:, parallel:, training:)", cr_only_hint(text));
-  for (const auto& [k, v] : overrides) apply_yaml_override(n, k, v, name);
+  apply_scenario_overrides(n, overrides, name);
   return parse_root(YamlMap(n, name), cat, /*for_search=*/true);
 }
 

@@ -1,6 +1,8 @@
 // Questions: are malformed catalog files rejected with file, line, key and a useful hint?
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "catalog/catalog.hpp"
 #include "core/error.hpp"
 #include "catalog_test_util.hpp"
@@ -110,6 +112,7 @@ TEST(CatalogErrors, SystemWithUnknownAcceleratorNamesTheValidOnes) {
     accelerator: test-gpx
     gpus_per_node: 8
     scale_up: {network: link}
+    description: a test box
 )");
   const std::string what = load_error(d);
   EXPECT_NE(what.find("unknown accelerator 'test-gpx'"), std::string::npos) << what;
@@ -339,7 +342,7 @@ TEST(CatalogErrors, LeafNodesAndOversubscriptionAreCheckedAndSourced) {
     d.write("networks/n.yaml", kLinkAndFabric);
     d.write("systems/s.yaml", "sources:\n  ra: \"a reference architecture\"\nentries:\n  - id: box\n    name: Box\n"
                               "    accelerator: test-gpu\n    gpus_per_node: 8\n    scale_up: {network: link}\n"
-                              "    scale_out: {network: fabric, " + scale_out + "}\n");
+                              "    scale_out: {network: fabric, " + scale_out + "}\n    description: a test box (ra)\n");
     std::string what;
     std::shared_ptr<const Catalog> c;
     try {
@@ -396,7 +399,8 @@ TEST(CatalogErrors, NodePowerIsSourcedAndCoversItsBoards) {
     bandwidth_gb_per_s: {value: 100, estimated: "test link of 100 GB/s"}
 )");
     d.write("systems/s.yaml", "sources:\n  ds: \"a datasheet\"\nentries:\n  - id: box\n    name: Box\n"
-                              "    accelerator: test-gpu\n    gpus_per_node: 8\n    scale_up: {network: link}\n" + node_power);
+                              "    accelerator: test-gpu\n    gpus_per_node: 8\n    scale_up: {network: link}\n" + node_power +
+                              "    description: a test box (ds)\n");
     std::string what;
     std::shared_ptr<const Catalog> c;
     try {
@@ -700,6 +704,7 @@ TEST(CatalogErrors, SystemReferencesNameTheirKeyAndLine) {
     scale_up: {network: link}
     scale_out:
       network: fabric
+    description: a test box
 )";
   struct Case {
     std::string from, to, where, words;
@@ -802,4 +807,236 @@ TEST(CatalogErrors, AModelFileWithACatalogIdMustBeTheCatalogsModel) {
   EXPECT_NE(what.find("llama3-8b-custom"), std::string::npos) << what;
   d.write("m2.yaml", "id: llama3-8b-16l\nsource: test\nlayers: 16\nhidden: 4096\nheads: 32\nkv_heads: 8\nffn_hidden: 14336\nvocab: 128256\n");
   EXPECT_EQ(load_model_ref(*c, (d.path / "m2.yaml").string(), SourceLocation{}).layers, 16);
+}
+
+// ---------------------------------------------------------------- review of 2026-12-07
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+// Question (review of 2026-12-07): is a provenance of blanks none, as docs/errors.md says, for a
+// number (its source or basis), for a citation its source names, for a working-set table and for a
+// system's description? `{value: 80, source: "  "}`, `estimated: " "` and `me: ""` under sources:
+// had loaded, where a model's `source: "   "` was refused.
+TEST(CatalogErrors, ABlankProvenanceIsNone) {
+  const std::string anchor = "memory_gib: {value: 80, source: ds}";
+  const std::pair<std::string, std::string> numbers[] = {
+      {"memory_gib: {value: 80, source: \"  \"}", ":10:37: key 'entries[0].memory_gib.source': is empty: a catalog number needs its provenance"},
+      {"memory_gib: {value: 80, source: \"\"}", ":10:37: key 'entries[0].memory_gib.source': is empty"},
+      {"memory_gib: {value: 80, estimated: \" \"}", ":10:40: key 'entries[0].memory_gib.estimated': is empty: an estimate needs its basis"},
+      {"memory_gib: {value: 80, source: \"\\t\", estimated: x}", ":10:37: key 'entries[0].memory_gib.source': is empty"},
+  };
+  for (const auto& [line, words] : numbers) {
+    TempDir d("blank-number");
+    std::string text = kGoodAccelerator;
+    text.replace(text.find(anchor), anchor.size(), line);
+    const std::string file = d.write("accelerators/a.yaml", text);
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(file + words), std::string::npos) << line << ": " << what;
+  }
+  // A citation of blanks, at its own line.
+  {
+    TempDir d("blank-citation");
+    std::string text = kGoodAccelerator;
+    text.replace(text.find("\"a datasheet\""), 13, "\"  \"");
+    const std::string file = d.write("accelerators/a.yaml", text);
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(file + ":2:7: key 'sources.ds': the citation 'ds' is empty"), std::string::npos) << what;
+  }
+  // A reader that takes a file's citations as given (an inline entry, a study's system file) is told
+  // when a source names an empty one, whole or before "ID: arithmetic".
+  for (const std::string source : {"me", "\"me: halved\""}) {
+    const YamlMap m = YamlMap::load_string("id: x\nname: X\nvendor: v\nkind: gpu\nmemory_gib: {value: 80, source: " + source + "}\n", "x.yaml");
+    const std::string what = error_of([&] { (void)parse_accelerator(m, {{"me", ""}, {"ds", "a datasheet"}}); });
+    EXPECT_NE(what.find("x.yaml:5:13: key 'memory_gib': source '"), std::string::npos) << source << ": " << what;
+    EXPECT_NE(what.find("names the citation 'me', whose text under sources: is empty"), std::string::npos) << source << ": " << what;
+  }
+  // A working-set table's source of blanks.
+  {
+    const YamlMap m = YamlMap::load_string(
+        "id: x\nname: X\nvendor: v\nkind: cpu\nbandwidth_by_working_set: {source: \" \", points: [{working_set_kib: 32, gb_per_s: 100}, "
+        "{working_set_kib: 1024, gb_per_s: 50}]}\nefficiency: {gemm_fitted_footprint_mib: {value: 1, estimated: fit}}\n",
+        "x.yaml");
+    const std::string what = error_of([&] { (void)parse_accelerator(m, {}); });
+    EXPECT_NE(what.find("key 'bandwidth_by_working_set.source': is empty"), std::string::npos) << what;
+  }
+  // A system's description of blanks anywhere; none at all in a catalog folder, whose systems'
+  // counts get their source from it (docs/catalog.md).
+  for (const bool blank : {true, false}) {
+    TempDir d("blank-description");
+    d.write("accelerators/a.yaml", kGoodAccelerator);
+    d.write("networks/n.yaml", kLinkAndFabric);
+    const std::string file = d.write("systems/s.yaml", std::string("entries:\n  - id: box\n    name: Box\n") +
+                                                           (blank ? "    description: \"  \"\n" : "") +
+                                                           "    accelerator: test-gpu\n    gpus_per_node: 8\n    scale_up: {network: link}\n");
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(blank ? file + ":4:18: key 'entries[0].description': is empty" : file + ":2:5: key 'entries[0].description': required key is missing"),
+              std::string::npos)
+        << what;
+  }
+  {
+    const YamlMap m = YamlMap::load_string("id: s\nname: S\ndescription: \" \"\naccelerator: a\ngpus_per_node: 8\nscale_up: {network: n}\n", "s.yaml");
+    EXPECT_NE(error_of([&] { (void)parse_system(m, {}); }).find("s.yaml:3:14: key 'description': is empty"), std::string::npos);
+  }
+  // The bundled catalog, copied with one citation emptied, is refused at that citation.
+  {
+    TempDir d("blank-bundled");
+    fs::copy(catalog_dir(), d.path / "catalog", fs::copy_options::recursive);
+    const fs::path dgx = d.path / "catalog" / "systems" / "nvidia-dgx.yaml";
+    std::string text = read_text(dgx.string());
+    const size_t at = text.find("  dgxh100: \"");
+    ASSERT_NE(at, std::string::npos);
+    const size_t end = text.find('\n', at);
+    text.replace(at, end - at, "  dgxh100: \"\"");
+    std::ofstream(dgx) << text;
+    const std::string what = error_of([&] { (void)Catalog::load((d.path / "catalog").string()); });
+    EXPECT_NE(what.find("nvidia-dgx.yaml:"), std::string::npos) << what;
+    EXPECT_NE(what.find("key 'sources.dgxh100': the citation 'dgxh100' is empty"), std::string::npos) << what;
+  }
+}
+
+// Question (review of 2026-12-07): is a value in the base unit typed into a scaled field (FLOP/s in
+// peak_tflops, bytes in memory_gib, bytes/s in a GB/s field, bits/s in a Gb/s one) named as such,
+// with the unit the field expects? Only > 0 had been checked: 9e14 "TFLOP/s" ran at 9e26 FLOP/s.
+// A part far beyond today's (20,000 TFLOP/s, 10,000 GiB) still loads.
+TEST(CatalogErrors, AValueInTheBaseUnitIsNamedWithTheUnitTheFieldExpects) {
+  const std::string peak = "bf16: {value: 100, source: ds}", mem = "memory_gib: {value: 80, source: ds}",
+                    bw = "memory_bandwidth_gb_per_s: {value: 2000, source: ds}";
+  struct Case {
+    std::string from, to, words;
+  } cases[] = {
+      {peak, "bf16: {value: 900000000000000, source: ds}",
+       ":9:13: key 'entries[0].peak_tflops.bf16': 9e+14 TFLOP/s is above 1e+06 TFLOP/s, far beyond any device: it looks like a "
+       "value in FLOP/s given in a field in TFLOP/s (write it in TFLOP/s"},
+      {peak, "int8: {value: 2e15, source: ds}", "it looks like a value in operations per second given in a field in TOPS"},
+      {mem, "memory_gib: {value: 85899345920, source: ds}",
+       ":10:17: key 'entries[0].memory_gib': 85899345920 GiB is above 1e+06 GiB, far beyond any device: it looks like a value in bytes given in a "
+       "field in GiB (write it in GiB (80 for 80 GiB"},
+      {bw, "memory_bandwidth_gb_per_s: {value: 3.35e12, source: ds}", "it looks like a value in bytes per second given in a field in GB/s"},
+      {mem, mem + "\n    cache_mib: {value: 52428800, source: ds}", "key 'entries[0].cache_mib': 52428800 MiB is above"},
+  };
+  for (const auto& c : cases) {
+    TempDir d("units");
+    std::string text = kGoodAccelerator;
+    text.replace(text.find(c.from), c.from.size(), c.to);
+    const std::string file = d.write("accelerators/a.yaml", text);
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(c.words), std::string::npos) << c.to << ": " << what;
+    EXPECT_EQ(what.rfind(file, 0), 0u) << what;
+  }
+  // A network's rate in bits per second, a system's NIC rate too.
+  {
+    TempDir d("units-net");
+    std::string nets = kLinkAndFabric;
+    nets.replace(nets.find("{value: 400,"), 12, "{value: 4e11,");
+    d.write("networks/n.yaml", nets);
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find("key 'entries[1].bandwidth_gbit_per_s': 4e+11 Gb/s is above 8e+10 Gb/s"), std::string::npos) << what;
+    EXPECT_NE(what.find("bits per second given in a field in Gb/s"), std::string::npos) << what;
+  }
+  // Far beyond today's parts, but a plausible part: it loads.
+  TempDir d("units-ok");
+  std::string text = kGoodAccelerator;
+  text.replace(text.find(peak), peak.size(), "bf16: {value: 20000, source: ds}\n      fp4: {value: 900000, source: ds}");
+  text.replace(text.find(mem), mem.size(), "memory_gib: {value: 10000, source: ds}");
+  text.replace(text.find(bw), bw.size(), "memory_bandwidth_gb_per_s: {value: 2.0e7, source: ds}");
+  d.write("accelerators/a.yaml", text);
+  EXPECT_EQ(load_error(d), "");
+}
+
+// Question (review of 2026-12-07): is a power cap above the board's TDP refused, and one that runs
+// slower than a lower cap (or a cap given twice)? They had loaded, and the power model skipped the
+// one and interpolated a clock that fell as the limit rose on the other.
+TEST(CatalogErrors, PowerCapsLieAtOrBelowTheTdpAndRiseWithThePower) {
+  auto with = [](const std::string& caps) {
+    TempDir d("caps");
+    std::string text = kGoodAccelerator;
+    text += "    tdp_w: {value: 700, source: ds}\n    power_caps:\n" + caps;
+    const std::string file = d.write("accelerators/a.yaml", text);
+    return std::make_pair(file, load_error(d));
+  };
+  {
+    const auto [file, what] = with("      - {power_w: 900, bf16_tflops: {value: 90, source: ds}}\n");
+    EXPECT_NE(what.find(file + ":14:19: key 'entries[0].power_caps[0].power_w': a power cap of 900 W is above the board's TDP of 700 W"),
+              std::string::npos)
+        << what;
+  }
+  {
+    const auto [file, what] = with("      - {power_w: 500, bf16_tflops: {value: 90, source: ds}}\n"
+                                   "      - {power_w: 600, bf16_tflops: {value: 80, source: ds}}\n");
+    EXPECT_NE(what.find(file + ":15:37: key 'entries[0].power_caps[1].bf16_tflops': bf16_tflops 80 at 600 W is below the 90 of the lower cap "
+                               "at 500 W: a higher power limit cannot run slower"),
+              std::string::npos)
+        << what;
+  }
+  {
+    // In any order the file lists them; the clock too.
+    const auto [file, what] = with("      - {power_w: 600, clock_mhz: {value: 1400, source: ds}}\n"
+                                   "      - {power_w: 400, clock_mhz: {value: 1500, source: ds}}\n");
+    EXPECT_NE(what.find("key 'entries[0].power_caps[0].clock_mhz': clock_mhz 1400 at 600 W is below the 1500 of the lower cap at 400 W"),
+              std::string::npos)
+        << what;
+  }
+  {
+    const auto [file, what] = with("      - {power_w: 500, bf16_tflops: {value: 90, source: ds}}\n"
+                                   "      - {power_w: 500, bf16_tflops: {value: 90, source: ds}}\n");
+    EXPECT_NE(what.find("power_caps[1].power_w': a power cap of 500 W is given twice"), std::string::npos) << what;
+  }
+  {
+    const auto [file, what] = with("      - {power_w: 600, bf16_tflops: {value: 95, source: ds}}\n"
+                                   "      - {power_w: 400, bf16_tflops: {value: 70, source: ds}}\n"
+                                   "      - {power_w: 700, bf16_tflops: {value: 100, source: ds}}\n");
+    EXPECT_EQ(what, "");
+  }
+}
+
+// Question (review of 2026-12-07): does a file of another kind, named where an accelerator or a
+// model is read, say what it holds? `accelerator: systems.yaml#dgx-h100` had said
+// "entries[0].vendor: required key is missing", and `catalog show systems.yaml` "layers ... missing".
+TEST(CatalogErrors, AFileOfAnotherKindSaysWhatItHolds) {
+  const auto cat = Catalog::load(catalog_dir());
+  const std::string systems = catalog_dir() + "/systems/nvidia-dgx.yaml", models = catalog_dir() + "/models/llama.yaml",
+                    networks = catalog_dir() + "/networks/nvlink.yaml";
+  const SourceLocation at{"s.yaml", 3, 14, "accelerator"};
+  std::string what = error_of([&] { (void)load_accelerator_ref(*cat, systems + "#dgx-h100", at); });
+  EXPECT_NE(what.find("s.yaml:3:14: key 'accelerator': '" + systems + "' holds systems, not accelerators: its entries have the keys of a system ("),
+            std::string::npos)
+      << what;
+  EXPECT_NE(what.find("gpus_per_node"), std::string::npos) << what;
+  EXPECT_NE(what.find("name an accelerator catalog file"), std::string::npos) << what;
+  what = error_of([&] { (void)load_accelerator_ref(*cat, models + "#llama3-8b", at); });
+  EXPECT_NE(what.find("holds models, not accelerators"), std::string::npos) << what;
+  EXPECT_NE(what.find("layers"), std::string::npos) << what;
+  what = error_of([&] { (void)load_accelerator_ref(*cat, networks, at); });
+  EXPECT_NE(what.find("holds networks, not accelerators"), std::string::npos) << what;
+  what = error_of([&] { (void)load_model_ref(*cat, systems, SourceLocation{}); });
+  EXPECT_NE(what.find("'" + systems + "' holds systems, not models: its entries have the keys of a system"), std::string::npos) << what;
+  // One mapping of another kind (a scenario named as the accelerator), and one system in a file.
+  TempDir d("kinds");
+  const std::string scenario = d.write("scenario.yaml", "model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 8}\n");
+  what = error_of([&] { (void)load_accelerator_ref(*cat, scenario, at); });
+  EXPECT_NE(what.find("holds a scenario or study, not accelerators: the file has the keys of a scenario"), std::string::npos) << what;
+  const std::string one = d.write("one.yaml", "entries:\n  - {id: n, name: N, accelerator: h100-sxm-80gb, gpus_per_node: 8, scale_up: {network: nvlink4}}\n");
+  what = error_of([&] { (void)load_model_ref(*cat, one, SourceLocation{}); });
+  EXPECT_NE(what.find("holds systems, not models: its entry has the keys of a system"), std::string::npos) << what;
+  // A system among accelerators is named by its index.
+  const std::string mixed = d.write("mixed.yaml", std::string(kGoodAccelerator) +
+                                                      "  - {id: n, name: N, accelerator: test-gpu, gpus_per_node: 8, scale_up: {network: nvlink4}}\n");
+  what = error_of([&] { (void)load_accelerator_ref(*cat, mixed + "#test-gpu", at); });
+  EXPECT_NE(what.find("holds entries of another kind, not accelerators: entry 1 has the keys of a system"), std::string::npos) << what;
+  // An accelerator with a key missing is still one: its own error.
+  const std::string acc = d.write("acc.yaml", "entries:\n  - {id: z, name: Z, kind: gpu, peak_tflops: {bf16: {value: 9, source: x}}, "
+                                              "memory_gib: {value: 8, source: x}}\n");
+  what = error_of([&] { (void)load_accelerator_ref(*cat, acc, at); });
+  EXPECT_NE(what.find("vendor"), std::string::npos) << what;
+  EXPECT_NE(what.find("required key is missing"), std::string::npos) << what;
+  EXPECT_EQ(what.find("holds"), std::string::npos) << what;
+  EXPECT_EQ(guess_entry_kind({"id", "name"}).kind, "");  // nothing to tell
 }

@@ -1105,6 +1105,20 @@ class BadInputs(unittest.TestCase):
                            "at ep = 8, parallel.etp among those up to tp = 2 that divide the expert width and tile the 8 ranks: 1",
                            "or at etp = 2, parallel.ep among the divisors of the 8 experts whose grids tile the 8 ranks: 1, 2, 4"])
 
+    def test_review_of_2026_12_07_set_degrees_that_do_not_divide_and_missing_lists(self):
+        """A --set degree whose product does not divide the GPUs names that --set with the values
+        that divide them (it named the file's num_gpus line, with no pp that fits), and an index
+        into a list the file lacks says so (it read "expected a list of integers"; review of
+        2026-12-07)."""
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.pp=3"], [SCENARIO + " (--set): key 'parallel.pp'"],
+                          ["num_gpus 1024 is not divisible by tp*pp*cp = 24",
+                           "parallel.pp among 1, 2, 4, 8, 16 (the divisors of the 128 GPUs left by the other degrees"])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.cp=5"], [SCENARIO + " (--set): key 'parallel.cp'"],
+                          ["parallel.cp among 1, 2, 4, 8, 16, 32 ("])
+        self.assert_fails(["estimate", SCENARIO, "--set", "parallel.stage_layers.0=6"],
+                          [SCENARIO + " (--set): key 'parallel.stage_layers.0'"],
+                          ["the file has no parallel.stage_layers list to index", "give the whole list"])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

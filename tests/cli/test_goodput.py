@@ -409,7 +409,8 @@ class GoodputCli(unittest.TestCase):
         with open(os.path.join(root, "data", EXAMPLE)) as f:
             text = f.read()
         cases = [(text.replace("seq_len: 8192", 'seq_len: "8192"'), "training.training.seq_len", "quoted"),
-                 (text.replace("pp: 16,", "pp: 15,"), "training.num_gpus", "not divisible")]
+                 # pp 15 breaks its own rule (the layer layout) as well: named at pp since 2026-12-07
+                 (text.replace("pp: 16,", "pp: 15,"), "training.parallel.pp", "not divisible")]
         for bad, key, what in cases:
             with self.subTest(key=key), tempfile.TemporaryDirectory() as d:
                 path = os.path.join(d, "g.yaml")

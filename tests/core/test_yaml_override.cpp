@@ -509,3 +509,25 @@ TEST(YamlOverride, AKeyInsideAnAliasedMappingIsRefusedNotWrittenIntoBoth) {
 }
 }  // namespace
 }  // namespace sextant
+
+// Question (review of 2026-12-07): does an integer beyond 64 bits in a 32-bit field (num_gpus,
+// parallel.tp) name that field's limit? It said "at most 9223372036854775807" where the field holds
+// at most 2147483647, which a value between the two limits was told.
+TEST(YamlOverride, AnIntegerBeyondItsFieldNamesTheFieldsLimit) {
+  const YamlMap m = YamlMap::load_string("big: 99999999999999999999\nneg: -99999999999999999999\nmid: 3000000000\nok: 7\n", "t.yaml");
+  auto error_of = [&m](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(error_of([&] { (void)m.i32("big"); }).find("at most 2147483647"), std::string::npos) << error_of([&] { (void)m.i32("big"); });
+  EXPECT_NE(error_of([&] { (void)m.i32("big", 1); }).find("at most 2147483647"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)m.i32("neg"); }).find("at least -2147483648"), std::string::npos) << error_of([&] { (void)m.i32("neg"); });
+  EXPECT_NE(error_of([&] { (void)m.i32("mid"); }).find("at most 2147483647"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)m.i64("big"); }).find("at most 9223372036854775807"), std::string::npos);
+  EXPECT_EQ(m.i32("ok"), 7);
+  EXPECT_EQ(m.i32("absent", 5), 5);
+}
