@@ -125,12 +125,14 @@ double Result::number(const std::string& name) const {
   if (!v) {
     std::vector<std::string> names;
     for (const auto& [k, _] : scalars) names.push_back(k);
-    throw Error(SourceLocation{"", 0, 0, name}, "result has no such scalar", valid_choices_hint(name, names));
+    throw Error(SourceLocation{"", 0, 0, "scalars." + name}, "result has no such scalar", valid_choices_hint(name, names));
   }
   if (auto d = std::get_if<double>(v)) return *d;
   if (auto n = std::get_if<int64_t>(v)) return static_cast<double>(*n);
   if (auto b = std::get_if<bool>(v)) return *b ? 1.0 : 0.0;
-  throw Error(SourceLocation{"", 0, 0, name}, "scalar is not numeric");
+  // Named by its path in the document, as the schema checks name theirs (review of 2026-12-07:
+  // "key 'step_time_s'" where they say "key 'scalars.x'").
+  throw Error(SourceLocation{"", 0, 0, "scalars." + name}, "is not a number", "a number (this result's reader needs it as one)");
 }
 
 Table& Result::add_table(std::string name, std::string description) {

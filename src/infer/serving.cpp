@@ -702,6 +702,12 @@ Error no_kv_cache_room_error(const ServingSpec& sp) {
     return Error(SourceLocation{"", 0, 0, "serving.speculative.draft_model"},
                  "the weights of " + d.model.id + " and of its draft " + sp.draft->model.id + on + figures,
                  "a smaller draft model, or more devices (deployment.tp)");
+  // More devices only where the catalog links them: on a device without a link (a phone's SoC)
+  // the advice had been deployment.tp, which make_deployment then refuses (review of 2026-12-07).
+  if (d.link.bandwidth_bytes_per_s <= 0)
+    return Error(SourceLocation{"", 0, 0, "deployment"}, "the weights of " + d.model.id + on + figures,
+                 "a narrower weight format (deployment.weight_format), a smaller model, a device with more memory, or a smaller "
+                 "serving.max_batch_tokens (the catalog gives no link between " + d.accel.id + " devices for tp or pp)");
   return Error(SourceLocation{"", 0, 0, "deployment"}, "the weights of " + d.model.id + on + figures,
                "more devices (deployment.tp or pp), a narrower weight format, or a smaller serving.max_batch_tokens");
 }

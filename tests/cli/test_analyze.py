@@ -416,6 +416,13 @@ class AnalyzeCli(unittest.TestCase):
                 # 5,000 of each step's 5,500 us of all-reduce is the wait for rank 1.
                 self.assertIn(": rank 0 90.9%, rank 2 90.9%, rank 3 90.9%.", notes[0])
                 self.assertIn("predicted_us is a lower bound on the step, which the rank waited for (rank 1) bounds", notes[0])
+            # Review of 2026-12-07: slower communication stretches the wait, and the replay then
+            # overstates the step, not a lower bound.
+            doc = json.loads(run("analyze", d, "--only", "whatif", "--scale", "comm=2", "--json", "-", "-q").stdout)
+            notes = [n for n in doc["notes"] if "waiting for other ranks" in n]
+            self.assertEqual(len(notes), 1, doc["notes"])
+            self.assertIn("predicted_us overstates the step (an upper estimate; the rank waited for (rank 1) sets", notes[0])
+            self.assertNotIn("lower bound", notes[0])
 
     def test_the_critical_path_says_when_its_communication_was_waiting(self):
         # Review of 2026-12-05: the paths of ranks 0, 2 and 3 read 84% "communication" that is

@@ -142,6 +142,17 @@ class ReportCli(unittest.TestCase):
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("nocol.json", p.stderr)
             self.assertIn("exposed_s", p.stderr)
+            # A text where the renderer needs a number is named by its path, as the schema checks
+            # name theirs (it read "key 'step_time_s': scalar is not numeric"; review of 2026-12-07).
+            with open(j) as f:
+                doc = json.load(f)
+            doc["scalars"]["step_time_s"] = "x"
+            bad = os.path.join(d, "textscalar.json")
+            with open(bad, "w") as f:
+                json.dump(doc, f)
+            p = fx.run("report", bad, "-o", os.path.join(d, "x.html"), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("textscalar.json: key 'scalars.step_time_s': is not a number", p.stderr)
             # Misspelt keys and integers beyond int64 are refused, not read as empty or wrapped.
             with open(j) as f:
                 text = f.read()

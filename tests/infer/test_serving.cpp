@@ -371,6 +371,26 @@ TEST(Serving, NoRoomForTheCacheCountsTheDraft) {
   EXPECT_THROW(simulate_serving(s, generate_requests(work(1, 10))), Error);
 }
 
+// Question (review of 2026-12-07): on a device the catalog links to no other (a phone's SoC), does
+// the no-room error leave out "more devices (deployment.tp or pp)", the advice the tool itself
+// refuses there ("tp 2 needs 2 devices, and the catalog gives no link ..."), and say why?
+TEST(Serving, NoRoomOnAnUnlinkedDeviceDoesNotAdviseMoreDevices) {
+  ServingSpec s;
+  s.deployment = deployment("llama-2-7b", "apple-a17-pro", "llama.cpp", "q8_0");
+  s.memory_available_fraction = 0.5;  // iOS's share for an app, as a study on this device reads it
+  ASSERT_LE(s.deployment.link.bandwidth_bytes_per_s, 0.0);
+  const KvMemoryBudget b = kv_memory_budget(s.deployment, nullptr, s.memory_available_fraction, double(s.limits.max_batch_tokens));
+  ASSERT_LE(b.free_bytes(), 0);
+  const Error e = no_kv_cache_room_error(s);
+  EXPECT_EQ(e.hint().find("deployment.tp"), std::string::npos) << e.hint();
+  EXPECT_NE(e.hint().find("weight_format"), std::string::npos) << e.hint();
+  EXPECT_NE(e.hint().find("no link between apple-a17-pro devices"), std::string::npos) << e.hint();
+  // A linked device keeps the advice.
+  ServingSpec big;
+  big.deployment = deployment("llama3.1-70b", "h100-sxm-80gb", "vllm", "bf16");
+  EXPECT_NE(no_kv_cache_room_error(big).hint().find("deployment.tp"), std::string::npos);
+}
+
 // Question: do windowed layers hold only their window in the paged cache, so that a context far
 // beyond the cache's every-layer capacity runs, while a prompt prefilled in one pass still needs
 // room for all its tokens (vLLM frees a windowed layer's blocks once the window has passed them)?

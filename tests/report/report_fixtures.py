@@ -20,7 +20,8 @@ KINDS = {
     "infer-serve": (["infer", "serve", "data/examples/infer-llama3-8b-h100.yaml", "--set", "workload.requests=400"],
                     ["latency", "latency-cdf", "throughput-vs-load", "latency-vs-load", "kv-timeline"]),
     "infer-estimate": (["infer", "estimate", "--model", "llama3.1-8b", "--accelerator", "h100-sxm-80gb"],
-                       ["iteration-time"]),
+                       # decode and prefill apart: a prefill is 100x a decode step (review of 2026-12-07)
+                       ["iteration-time", "prefill-iteration-time"]),
     "infer-plan": (["infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "plan.requests=300"],
                    ["plan-candidates"]),
     "simulate": (["simulate", "data/examples/llama3-70b-h100.yaml"],

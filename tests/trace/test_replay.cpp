@@ -888,6 +888,15 @@ TEST(Replay, HeldPreviousIterationWorkUnderAGpuScaleIsSaid) {
   EXPECT_NE(notes[0].find("understates"), std::string::npos) << notes[0];
   EXPECT_TRUE(notes_with(run(set, {"host=0.5"}), "whatif: in").empty());
   EXPECT_TRUE(notes_with(run(hand_set(), {"compute=0.5"}), "whatif: in").empty());  // nothing carried in
+  // Review of 2026-12-07: the note follows what the scenario does to the GPU work. Slower work
+  // grows the previous step's too; a pattern that matches nothing, or factors that multiply to 1,
+  // change nothing and get no note (both had read "shrinks ... understates the change").
+  const auto slower = notes_with(run(set, {"compute=2"}), "whatif: in 2 of 3 iterations");
+  ASSERT_EQ(slower.size(), 1u);
+  EXPECT_NE(slower[0].find("grows the previous step's work"), std::string::npos) << slower[0];
+  EXPECT_EQ(slower[0].find("shrinks"), std::string::npos) << slower[0];
+  EXPECT_TRUE(notes_with(run(set, {"kernel:zzznomatch=0.5"}), "whatif: in").empty());
+  EXPECT_TRUE(notes_with(run(set, {"compute=2", "kernel:gemm=0.5"}), "whatif: in").empty());
 }
 
 // Question (review of 2026-12-06): do device synchronisations behind many streams stay linear?

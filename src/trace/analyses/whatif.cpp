@@ -61,6 +61,7 @@ class WhatifPass final : public ReplayPass {
              const replay::Path& path) override {
     int64_t pred_makespan = base.makespan;
     if (comm_scale_ && !comm_scaled_ranks_.count(f.rank()) && scales_communication(f, g)) comm_scaled_ranks_.insert(f.rank());
+    if (gpu_scale_ && !(gpu_faster_ && gpu_slower_)) gpu_directions(f, g);
     if (!unscaled_) {
       replay::replay(g, f, scaled_, scaled_result_);  // into the buffers of the previous iteration
       pred_makespan = scaled_result_.makespan;
@@ -102,28 +103,52 @@ class WhatifPass final : public ReplayPass {
   }
 
  private:
-  // Whether the scenario changes the duration of a communication kernel of this iteration.
-  bool scales_communication(const Frame& f, const replay::Graph& g) {
+  // The factor the scenario puts on a GPU node's duration (the factors of every scale that applies,
+  // multiplied, as the replay does).
+  double gpu_factor(const Frame& f, const replay::Node& nd) {
     if (regex_frame_ != &f) {
       regex_hits_.clear();
       regex_frame_ = &f;
     }
+    double factor = 1.0;
+    for (size_t s = 0; s < scaled_.scales.size(); ++s) {
+      const replay::Scale& sc = scaled_.scales[s];
+      using T = replay::Scale::Target;
+      const bool applies = sc.target == T::Gpu || (sc.target == T::Communication && nd.gpu_kind == KernelKind::Communication) ||
+                           (sc.target == T::Compute && nd.gpu_kind == KernelKind::Computation) ||
+                           (sc.target == T::Memcpy && nd.gpu_kind == KernelKind::Memory);
+      if (applies) {
+        factor *= sc.factor;
+      } else if (sc.target == T::KernelRegex) {
+        auto [it, fresh] = regex_hits_.try_emplace((static_cast<uint64_t>(s) << 32) | nd.name, false);
+        if (fresh) it->second = replay::scale_matches(sc, f.name(nd.name));
+        if (it->second) factor *= sc.factor;
+      }
+    }
+    return factor;
+  }
+  // Whether the scenario changes the duration of a communication kernel of this iteration; and
+  // which way (comm_faster_, comm_slower_).
+  bool scales_communication(const Frame& f, const replay::Graph& g) {
+    bool any = false;
     for (const auto& nd : g.nodes) {
       if (nd.kind != replay::NodeKind::Gpu || nd.gpu_kind != KernelKind::Communication) continue;
-      double factor = 1.0;
-      for (size_t s = 0; s < scaled_.scales.size(); ++s) {
-        const replay::Scale& sc = scaled_.scales[s];
-        if (sc.target == replay::Scale::Target::Communication || sc.target == replay::Scale::Target::Gpu) {
-          factor *= sc.factor;
-        } else if (sc.target == replay::Scale::Target::KernelRegex) {
-          auto [it, fresh] = regex_hits_.try_emplace((static_cast<uint64_t>(s) << 32) | nd.name, false);
-          if (fresh) it->second = replay::scale_matches(sc, f.name(nd.name));
-          if (it->second) factor *= sc.factor;
-        }
-      }
-      if (factor != 1.0) return true;
+      const double factor = gpu_factor(f, nd);
+      comm_faster_ = comm_faster_ || factor < 1.0;
+      comm_slower_ = comm_slower_ || factor > 1.0;
+      any = any || factor != 1.0;
     }
-    return false;
+    return any;
+  }
+  // Which way the scenario changes this iteration's GPU work (gpu_faster_, gpu_slower_): factors
+  // that multiply to 1 change nothing, a pattern that matches no kernel neither.
+  void gpu_directions(const Frame& f, const replay::Graph& g) {
+    for (const auto& nd : g.nodes) {
+      if (nd.kind != replay::NodeKind::Gpu) continue;
+      const double factor = gpu_factor(f, nd);
+      gpu_faster_ = gpu_faster_ || factor < 1.0;
+      gpu_slower_ = gpu_slower_ || factor > 1.0;
+    }
   }
 
   // A collective's measured duration on a rank that arrived early includes its wait for the last
@@ -142,14 +167,27 @@ class WhatifPass final : public ReplayPass {
     const std::string& bound = w.waited_for;
     const int64_t listed = w.listed;
     const size_t late_ranks = w.late_ranks;
+    const std::string who = late_ranks == 0 ? std::string("the late ranks") : "the rank" + std::string(late_ranks > 1 ? "s" : "") + " waited for (" + bound + ")";
+    const std::string these = listed > 1 ? "these ranks" : "this rank";
+    // Which way the replay errs follows the factor: a shortened wait understates the step, a
+    // stretched one overstates it (review of 2026-12-07: comm=2 was called a lower bound where
+    // the replay doubled a 1.16 ms wait, 4870 us predicted against the 3713 us the late rank's
+    // arrival gives).
+    std::string verdict;
+    if (comm_faster_ && !comm_slower_)
+      verdict = ". The replay shortens that wait with the transfer, but a wait ends when the last rank arrives: for " + these +
+                " predicted_us is a lower bound on the step, which " + who + (late_ranks == 1 ? " bounds" : " bound");
+    else if (comm_slower_ && !comm_faster_)
+      verdict = ". The replay stretches that wait with the transfer, but a wait ends when the last rank arrives, which the scenario does "
+                "not delay by as much: for " + these + " predicted_us overstates the step (an upper estimate; " + who +
+                (late_ranks == 1 ? " sets" : " set") + " the wait's end)";
+    else
+      verdict = ". The replay scales that wait with the transfer, but a wait ends when the last rank arrives: for " + these +
+                " predicted_us may be off either way (the scenario shortens some communication and lengthens other; " + who +
+                (late_ranks == 1 ? " sets" : " set") + " the wait's end)";
     r_.notes.push_back("whatif: part of the communication the scenario scales is waiting for other ranks at the collectives "
                        "(stragglers table, waited_for_others_us; share of the rank's matched collective time): " +
-                       waiting +
-                       ". The replay scales that wait with the transfer, but a wait ends when the last rank arrives: for " +
-                       (listed > 1 ? "these ranks" : "this rank") + " predicted_us is a lower bound on the step, which " +
-                       (late_ranks == 0 ? std::string("the late ranks bound") : "the rank" + std::string(late_ranks > 1 ? "s" : "") +
-                                                                                  " waited for (" + bound + ") bound" +
-                                                                                  (late_ranks > 1 ? "" : "s")));
+                       waiting + verdict);
   }
 
   // Work launched in the iteration before that a stream still runs (previous_iteration on the path)
@@ -159,15 +197,19 @@ class WhatifPass final : public ReplayPass {
   // 2026-12-06; review of that day). Said where it is at least kPreviousShare of an iteration's path.
   static constexpr double kPreviousShare = 0.10;
   void note_previous_iteration() {
-    if (!gpu_scale_ || previous_iterations_ == 0) return;
+    // Only where the scenario changes some GPU work, said the way it does (review of 2026-12-07: a
+    // pattern matching nothing, and compute=2, had read "shrinks ... understates the change").
+    if (!gpu_scale_ || previous_iterations_ == 0 || !(gpu_faster_ || gpu_slower_)) return;
+    const std::string change = gpu_faster_ && gpu_slower_ ? "changes the previous step's work too: predicted_us misses that change"
+                               : gpu_faster_              ? "shrinks the previous step's work too: predicted_us understates the change"
+                                                          : "grows the previous step's work too: predicted_us understates the change";
     const double share = path_us_ > 0 ? previous_us_ / path_us_ : 0.0;
     r_.notes.push_back("whatif: in " + std::to_string(previous_iterations_) + " of " + std::to_string(iterations_) +
                        " iterations at least " + format_double(100 * kPreviousShare) +
                        "% of the critical path is previous_iteration work (GPU work launched before the iteration that "
                        "its streams still ran; " + format_double(std::round(1000 * share) / 10) +
                        "% of all paths' time), which the replay holds at its measured times; the scenario scales GPU work, "
-                       "which in a real run shrinks the previous step's work too: predicted_us understates the change in "
-                       "those iterations");
+                       "which in a real run " + change + " in those iterations");
   }
 
   const AnalysisContext& ctx_;
@@ -182,6 +224,8 @@ class WhatifPass final : public ReplayPass {
   // matches one): their waits at collectives are noted in finish().
   bool comm_scale_ = false;
   bool gpu_scale_ = false;            // the scenario scales GPU work (previous-iteration work is held)
+  bool comm_faster_ = false, comm_slower_ = false;  // a communication kernel the scenario shortens / lengthens
+  bool gpu_faster_ = false, gpu_slower_ = false;    // a GPU kernel the scenario shortens / lengthens
   double previous_us_ = 0, path_us_ = 0;  // previous_iteration time on the paths, and the paths' length
   int64_t previous_iterations_ = 0;   // iterations whose path is at least kPreviousShare previous_iteration
   std::set<int64_t> comm_scaled_ranks_;
