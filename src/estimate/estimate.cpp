@@ -1013,6 +1013,9 @@ struct ChunkedOverlap {
   // Where the schedule's order is timed (DualPipeV): need[c], when chunk c's first forward starts
   // on the rank from the step's start, in place of interleaving's c p chunk passes.
   const double* need_at = nullptr;
+  // Without need_at: when chunk 0's first forward starts on the rank from the step's start (the
+  // pipeline's fill before it).
+  double need_offset = 0;
   // Parameter gathering of gather_s in all, issued at the start; chunk_s[c], chunk c's own forward
   // pass, over which its share of the parameters is needed (the mean chunk before 2026-12-06).
   double gather_exposed_s(double gather_s, const double* chunk_s) const {
@@ -1022,7 +1025,7 @@ struct ChunkedOverlap {
       const double frac = fraction(c), pass_s = chunk_s[c];
       const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
       // chunk c's first forward starts: after the p forwards of each chunk 0 .. c-1 (interleaving)
-      const double need = need_at ? need_at[c] : before;
+      const double need = need_at ? need_at[c] : need_offset + before;
       before += p * pass_s;
       segments(c, first, false, [&](double f0, double f1, double t0, double t1) {
         // Buckets k with f0 <= (k-1)/n < f1 are first needed in this block.
@@ -1969,37 +1972,58 @@ StepEstimate Estimator::run(const Workload& w) const {
   int critical = 0;
   double crit_sync = 0, crit_opt = 0, crit_gather = 0, crit_dp_slow = 0;
   double mean_compute = 0, mean_exposed = 0;  // sums over the ranks here, means below
-  // Where the order is timed (DualPipeV) and the parameter gathers overlap: each rank's gathers go
-  // out at the step's start and each chunk needs its share by its first forward at the order's
-  // time, so a rank that first waits for its input hides them behind that wait; a rank that
-  // starts late delays the pipeline as a whole (its successors wait for it, its predecessors for
-  // its gradients). Every rank's end moves by the largest lateness over the ranks. Interleaving's
-  // closed form (chunk c needed c p chunk passes after the rank's own first forward) had been
-  // used with p = 0 here: every chunk needed at once, and DualPipeV's gather overlap worth 1.8% of
-  // the step where simulate gives 7.3% (2026-12-04 review).
-  double order_gather_late = -1;  // < 0: not this case
-  if (s.plan.overlap_param_gather && v > 1 && v <= kMaxLeadChunks && w.schedule != "interleaved-1f1b" &&
-      chunk_fwd_starts.size() == static_cast<size_t>(p) * v) {
+  // Overlapped parameter gathers on a pipeline: each rank's gathers go out at the step's start and
+  // each chunk needs its share by its first forward, so a rank that first waits for its input hides
+  // them behind that wait; a rank that starts late delays the pipeline as a whole (its successors
+  // wait for it, its predecessors for its gradients). Every rank's end moves by the largest
+  // lateness over the ranks. Where the order is timed (ZB-H1, DualPipeV) a chunk's first forward
+  // starts when the order says; otherwise (1F1B, GPipe, interleaving) rank r's first forward comes
+  // after the first forwards of ranks 0 .. r-1 (the fill), and interleaving's chunk c, c p chunk
+  // passes after it. Interleaving's closed form had been used with p = 0 for DualPipeV: every chunk
+  // needed at once, and its gather overlap worth 1.8% of the step where simulate gives 7.3%
+  // (2026-12-04 review). Until 2026-12-07 (review) the other schedules added each rank's own
+  // lateness, as if its first forward began the step, to its own end, after the tied embedding's
+  // all-reduce: an 8-layer MTP model at pp 4 named stage 0 critical (0.2574 s, its bubble 75% of
+  // the step) where simulate names stage 3 (0.2579 s), whose longer optimizer ends the step once
+  // stage 0's late gathers delay the whole pipeline (at the first forward, as Megatron-Core's
+  // forward pre-hook waits for them).
+  // gather_own[r]: the part of the delay that is rank r's own exposed gather (the rest of its
+  // delay is a wait for a predecessor's, booked as bubble). DualPipeV's fill runs both ways: there
+  // every rank books the whole delay as its own.
+  double order_gather_late = -1;  // < 0: not a pipeline with overlapped gathers
+  std::vector<double> gather_own;
+  const bool interleaved = w.schedule == "interleaved-1f1b";
+  if (s.plan.overlap_param_gather && p > 1 && v <= kMaxLeadChunks) {
+    const bool timed = !interleaved && chunk_fwd_starts.size() == static_cast<size_t>(p) * v;
+    const bool chain = v == 1 || interleaved;
+    const bool by_chunk = times.chunk_forward_s.size() == static_cast<size_t>(p) * v;
+    gather_own.assign(static_cast<size_t>(p), 0.0);
     order_gather_late = 0;
+    double fill = 0;
     for (int r = 0; r < p; ++r) {
       const auto& sw = w.step_per_stage[r];
+      const double* chunk_fwd = times.chunk_forward_s.data() + static_cast<size_t>(r) * v;
+      const double fill_here = fill;
+      fill += by_chunk ? chunk_fwd[0] : times.forward_s[static_cast<size_t>(r)] / v;
       double gather_serial = 0;
       const double gather = step_traffic_s(c, sw, w.stages[r], sw.param_gather, false, &gather_serial) + gather_serial;
       if (!(gather > 0)) continue;
-      ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, 0, std::max(1, sw.grad_buckets));
+      ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, interleaved ? p : 0, std::max(1, sw.grad_buckets));
       double need[kMaxLeadChunks];
-      bool known = true;
-      for (int cc = 0; cc < v; ++cc) {
+      bool known = timed;
+      for (int cc = 0; timed && cc < v; ++cc) {
         need[cc] = chunk_fwd_starts[static_cast<size_t>(r) * v + cc];
         known = known && need[cc] >= 0;
       }
-      if (!known) {  // not timed: the closed form's worst case, every chunk needed at the start
-        order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.chunk_forward_s.data() + static_cast<size_t>(r) * v));
-        continue;
-      }
-      overlap.need_at = need;
-      order_gather_late = std::max(order_gather_late, overlap.gather_exposed_s(gather, times.chunk_forward_s.data() + static_cast<size_t>(r) * v));
+      if (known) overlap.need_at = need;
+      else if (!timed) overlap.need_offset = fill_here;
+      // timed but not known: the closed form's worst case, every chunk needed at the start
+      const double late = overlap.gather_exposed_s(gather, chunk_fwd);
+      gather_own[static_cast<size_t>(r)] = chain ? std::max(0.0, late - order_gather_late) : late;
+      order_gather_late = std::max(order_gather_late, late);
     }
+    if (!chain)
+      for (int r = 0; r < p; ++r) gather_own[static_cast<size_t>(r)] = gather_own[static_cast<size_t>(r)] > 0 ? order_gather_late : 0.0;
   }
   // The once-per-step DP traffic's stretch of the timed collectives on the card (NicEvent,
   // step_card_stretch), where a rank has both.
@@ -2084,10 +2108,16 @@ StepEstimate Estimator::run(const Workload& w) const {
     double gather_serial = 0;
     const double gather = step_traffic_s(c, sw, w.stages[r], sw.param_gather, false, &gather_serial) + gather_serial;
     double gather_exposed = gather;
-    if (order_gather_late >= 0) gather_exposed = order_gather_late;
+    if (order_gather_late >= 0) gather_exposed = gather_own[static_cast<size_t>(r)];
     else if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.chunk_forward_s.data() + static_cast<size_t>(r) * v);
     // The first forward stretched beside the gathers leaves them that much more of it.
-    gather_exposed = std::max(0.0, gather_exposed - card_stretch.gather_gain_s[static_cast<size_t>(r)]);
+    const double gather_gain = card_stretch.gather_gain_s[static_cast<size_t>(r)];
+    gather_exposed = std::max(0.0, gather_exposed - gather_gain);
+    // Where the gathers delay the pipeline's start (order_gather_late), the rank's end moves by the
+    // whole delay, before the tied embedding's all-reduce; otherwise (one stage, or gathers not
+    // overlapped, run after the optimizer) by its own exposed gathers, after it.
+    const double gather_start_delay = order_gather_late >= 0 ? std::max(0.0, order_gather_late - gather_gain) : 0.0;
+    const double gather_at_end = order_gather_late >= 0 ? 0.0 : gather_exposed;
     double opt = 0;
     for (const auto& op : sw.optimizer) opt += compute_time_s(op, acc);
     double slack = 0;
@@ -2124,8 +2154,8 @@ StepEstimate Estimator::run(const Workload& w) const {
     const double own_card = card_stretch.rank_s[static_cast<size_t>(r)];
     // The root unit's runs on edged chunks: the rank's own gathers and reduce-scatters are its
     // exposed communication (root_step), what reaches it from the others' a wait (as the card's).
-    const double end = pipe - slack + sync_exposed + opt + gather_exposed + dp_slow + card + root_delay[static_cast<size_t>(r)];
-    end_after_tied[static_cast<size_t>(r)] = tied + opt + gather_exposed;
+    const double end = pipe - slack + sync_exposed + opt + gather_start_delay + gather_at_end + dp_slow + card + root_delay[static_cast<size_t>(r)];
+    end_after_tied[static_cast<size_t>(r)] = tied + opt + gather_at_end;
     end_before_tied[static_cast<size_t>(r)] = end - end_after_tied[static_cast<size_t>(r)];
     // A hardware value far outside real hardware (a bandwidth or peak of 1e-307) makes times
     // infinite and their differences NaN, which max() had dropped: a step of 0 s and an MFU of
