@@ -36,43 +36,175 @@ __version__ = "0.1.0"
 
 
 _NAN = float("nan")
+# goodput::kMaxReplicas (src/goodput/config.hpp), the CLI's bound on --replicas: the extension does
+# not export it (python/tests/test_sextant.py checks that the two agree).
+_MAX_REPLICAS = 1000000
 
 
-def result_from_json(text):
-    """The dict form of a Result from its JSON (``--json`` output or the library's)."""
+_I64_MIN, _I64_MAX, _U64_MAX = -2 ** 63, 2 ** 63 - 1, 2 ** 64 - 1
+
+
+def _shown(v):
+    """v as the C++ result reader's messages show a value (its JSON, compact), cut when long."""
     try:
-        doc = _json.loads(text) if isinstance(text, (str, bytes)) else text
-    except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
-        raise SextantError("result_from_json: not JSON (%s)" % e) from None
-    # A document of another shape is named as such: a bare KeyError had escaped (review of
-    # 2026-12-03), e.g. for a result dict (from result_from_json) given back to it.
-    if not isinstance(doc, dict) or not isinstance(doc.get("command"), str) or not isinstance(doc.get("scalars"), dict) \
-            or not isinstance(doc.get("tables"), dict) or not all(
-                isinstance(t, dict) and isinstance(t.get("columns"), dict) and isinstance(t.get("types"), dict)
-                for t in doc["tables"].values()) \
-            or not (isinstance(doc.get("notes", []), list) and all(isinstance(n, str) for n in doc.get("notes", []))):
-        raise SextantError("result_from_json: not a result's JSON (expected command, scalars and tables of "
-                           "{description, types, columns}, as --json writes)")
-    # JSON writes an unknown number (NaN) as null: an f64 column keeps it as float("nan"), so a
-    # pandas column of it stays numeric (None made it dtype object, dropped by corr(); review of
-    # 2026-12-04).
-    # One NaN object for all: list and dict equality compare items by identity first, so two equal
-    # results still compare equal (a NaN is not equal to another NaN).
-    def column(values, kind):
-        if kind == "f64" and isinstance(values, list):
-            return [_NAN if v is None else v for v in values]
-        return values
+        text = _json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        text = repr(v)
+    return text if len(text) <= 200 else "%s... (%d characters)" % (text[:80], len(text))
+
+
+def _is_int(v):
+    return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
+
+
+def _is_number(v):
+    return _is_int(v) or isinstance(v, float)
+
+
+def _check_result_doc(doc):
+    """Raises SextantError where the C++ reader of a saved result (`sextant report FILE`:
+    core/result.cpp result_from_json, then report.cpp result_of_document) refuses doc, with its
+    key path and wording. 2026-12-07 review: a column one row short, an f64 column holding "x", an
+    unknown column type, a column without a type (or a type without a column) and a scalar that is
+    an object had been taken here, and `command: 5` was refused without naming the key."""
+    def bad(where, what, hint=""):
+        return SextantError("%smalformed result JSON: %s%s" % ("key '%s': " % where if where else "", what,
+                                                                " (%s)" % hint if hint else ""))
+
+    if not isinstance(doc, dict):
+        raise bad("", "the document is not an object of a Sextant result")
+    if not any(k in doc for k in ("schema_version", "command", "tables")):
+        keys = list(doc)
+        listed = ", ".join(str(k) for k in keys[:5]) + (", ..." if len(keys) > 5 else "")
+        raise SextantError("not a Sextant result: the document has none of the keys schema_version, command and tables %s "
+                           "(give the JSON file a command wrote with --json)"
+                           % ("(its keys: %s)" % listed if keys else "(it is an empty object)"))
     # Another schema is refused, as report() and the CLI's readers refuse it: any value had been
     # taken (99, the string "1"), and the result then failed in report() (review of 2026-12-06).
     version = doc.get("schema_version")
     if type(version) is not int or version != _sextant.SCHEMA_VERSION:
         raise SextantError("result JSON has schema_version %s, this build reads %d"
                            % ("(none)" if "schema_version" not in doc else _json.dumps(version), _sextant.SCHEMA_VERSION))
+
+    def only_keys(obj, where, keys):
+        for k in obj:
+            if k not in keys:
+                # A result dict (what the functions return) given back: it is read already.
+                hint = "this is a result dict, as the functions return it: it needs no reading" \
+                    if not where and k in ("table_types", "table_descriptions") else ""
+                raise bad("%s.%s" % (where, k) if where else str(k), "unknown key (valid: %s)" % ", ".join(keys), hint)
+
+    def text_of(obj, key, where):
+        if key in obj and not isinstance(obj[key], str):
+            raise bad(where, "must be text, got " + _shown(obj[key]))
+
+    def i64_of(v, where):
+        # Integers beyond int64 are refused, not wrapped (the C++ reader's i64_of).
+        if v < _I64_MIN or v > _I64_MAX:
+            raise bad(where, "the integer %d is beyond the signed 64-bit range" % v)
+
+    only_keys(doc, "", ("schema_version", "command", "scalars", "tables", "notes"))
+    text_of(doc, "command", "command")
+    if "scalars" in doc:
+        if not isinstance(doc["scalars"], dict):
+            raise bad("scalars", "not an object")
+        for k, v in doc["scalars"].items():
+            if isinstance(v, bool) or v is None or isinstance(v, (str, float)):
+                continue
+            if _is_int(v):
+                # Beyond int64 the C++ reader takes a number as unsigned (refused) up to 2^64-1,
+                # and as a float (taken) beyond either end.
+                if _I64_MAX < v <= _U64_MAX:
+                    i64_of(v, "scalars." + k)
+                continue
+            raise bad("scalars." + k, "a scalar must be a number, text, boolean or null")
+    if "tables" in doc:
+        if not isinstance(doc["tables"], dict):
+            raise bad("tables", "not an object")
+        for name, tj in doc["tables"].items():
+            at = "tables." + name
+            if not isinstance(tj, dict) or not isinstance(tj.get("columns"), dict):
+                raise bad(at, "a table needs an object of columns")
+            only_keys(tj, at, ("description", "types", "columns"))
+            text_of(tj, "description", at + ".description")
+            types_at = at + ".types"
+            if "types" not in tj:
+                raise bad(types_at, "missing: table '%s' needs the type of each of its columns (f64, i64 or str)" % name)
+            types, columns = tj["types"], tj["columns"]
+            if not isinstance(types, dict):
+                raise bad(types_at, "must be an object of column types (f64, i64 or str)")
+            for cname in types:
+                if cname not in columns:
+                    raise bad("%s.%s" % (types_at, cname),
+                              "column '%s' has a type but no values: table '%s' has no such column" % (cname, name))
+            rows = None
+            for cname, arr in columns.items():
+                where = "%s.columns.%s" % (at, cname)
+                if not isinstance(arr, list):
+                    raise bad(where, "a column must be an array")
+                if cname not in types:
+                    raise bad("%s.%s" % (types_at, cname),
+                              "missing: column '%s' of table '%s' has no type (valid: f64, i64, str)" % (cname, name))
+                text_of(types, cname, "%s.%s" % (types_at, cname))
+                ty = types[cname]
+                if ty == "i64":
+                    for v in arr:
+                        if not _is_int(v):
+                            raise bad(where, "an i64 column holds " + _shown(v))
+                        i64_of(v, where)
+                elif ty == "str":
+                    for v in arr:
+                        if not isinstance(v, str):
+                            raise bad(where, "a str column holds " + _shown(v))
+                elif ty == "f64":
+                    for v in arr:
+                        if v is not None and not _is_number(v):
+                            raise bad(where, "an f64 column holds " + _shown(v))
+                else:
+                    raise bad("%s.%s" % (types_at, cname), "unknown column type '%s' (valid: f64, i64, str)" % ty)
+                if rows is not None and len(arr) != rows:
+                    raise bad(where, "has %d rows where the table's other columns have %d" % (len(arr), rows))
+                rows = len(arr)
+    if "notes" in doc:
+        if not isinstance(doc["notes"], list):
+            raise bad("notes", "not an array")
+        if not all(isinstance(n, str) for n in doc["notes"]):
+            raise bad("notes", "a note must be text")
+    # The keys every result has (result_of_document): a missing one had made an empty page.
+    for key, what in (("command", "the command that wrote it"), ("scalars", "its scalars"), ("tables", "its tables")):
+        if key not in doc:
+            raise bad(key, "missing: a Sextant result has %s (command, scalars and tables, as --json writes them)" % what,
+                      "give the JSON file a command wrote with --json")
+
+
+def _not_json_constant(name):
+    # NaN and Infinity are not JSON (the C++ readers refuse them; a number that is unknown is null).
+    raise ValueError("%s is not JSON: a number that is unknown is written null" % name)
+
+
+def result_from_json(text):
+    """The dict form of a Result from its JSON (``--json`` output or the library's), checked as the
+    C++ reader of a saved result (``sextant report FILE``) checks it."""
+    try:
+        doc = _json.loads(text, parse_constant=_not_json_constant) if isinstance(text, (str, bytes)) else text
+    except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
+        raise SextantError("result_from_json: not JSON (%s)" % e) from None
+    _check_result_doc(doc)
+
+    # JSON writes an unknown number (NaN) as null: an f64 column keeps it as float("nan"), so a
+    # pandas column of it stays numeric (None made it dtype object, dropped by corr(); review of
+    # 2026-12-04).
+    # One NaN object for all: list and dict equality compare items by identity first, so two equal
+    # results still compare equal (a NaN is not equal to another NaN).
+    def column(values, kind):
+        if kind == "f64":
+            return [_NAN if v is None else v for v in values]
+        return list(values)
     return {
-        "schema_version": version,
+        "schema_version": doc["schema_version"],
         "command": doc["command"],
         "scalars": dict(doc["scalars"]),
-        "tables": {name: {c: column(v, t["types"].get(c)) for c, v in t["columns"].items()} for name, t in doc["tables"].items()},
+        "tables": {name: {c: column(v, t["types"][c]) for c, v in t["columns"].items()} for name, t in doc["tables"].items()},
         "table_types": {name: dict(t["types"]) for name, t in doc["tables"].items()},
         "table_descriptions": {name: t.get("description", "") for name, t in doc["tables"].items()},
         "notes": list(doc.get("notes", [])),
@@ -174,13 +306,13 @@ def _number(v, what):
     return f
 
 
-def _int_in(v, what, lo, hi=None):
-    """v as an int in [lo, hi], with the CLI's message for the option of the same name; without
-    hi, at most what the C++ int takes (2^31-1)."""
+def _int_in(v, what, lo, hi=None, why=""):
+    """v as an int in [lo, hi], with the CLI's message for the option of the same name (why: the
+    CLI's reason for hi, after the range); without hi, at most what the C++ int takes (2^31-1)."""
     n = _whole(_plain(v), what)
     if hi is not None and (n < lo or n > hi):
         bound = "from %d to %s" % (lo, "2^63-1" if hi == 2 ** 63 - 1 else hi)
-        raise SextantError("%s: must be an integer %s, got %r" % (what, bound, v))
+        raise SextantError("%s: must be an integer %s%s, got %r" % (what, bound, ", " + why if why else "", v))
     if n < lo:
         raise SextantError("%s: must be an integer >= %d, got %r" % (what, lo, v))
     # With hi given, hi is the cap (seeds and byte counts take int64; the 2^31-1 cap had refused
@@ -612,7 +744,9 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
 
 def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):
     """Goodput under failures, checkpoints and recovery (``sextant goodput``)."""
-    replicas = 0 if replicas is None else _int_in(replicas, "replicas", 2)
+    # The CLI's bound and words for --replicas (2026-12-07 review: without a bound, 2^31-1 was the
+    # cap, and a count beyond the simulation's was blamed on the file's simulation map).
+    replicas = 0 if replicas is None else _int_in(replicas, "replicas", 2, _MAX_REPLICAS, "the most the simulation holds in memory")
     seed = -1 if seed is None else _int_in(seed, "seed", 0, 2 ** 63 - 1)
     # The CLI's bound (--threads 0 to 4096, as simulation.threads); 5000 had been taken.
     threads = -1 if threads is None else _int_in(threads, "threads", 0, 4096)

@@ -124,7 +124,7 @@ def test_other_arguments_are_checked_not_dropped():
         sextant.infer(STUDY, mode="estimat")
     with pytest.raises(sextant.SextantError, match="deployment__tp"):
         sextant.infer(STUDY, mode="estimate", tp=2)
-    for kw, msg in [({"seed": -5}, "seed: must be an integer from 0 to 2^63-1"), ({"replicas": 1}, "replicas: must be an integer >= 2"),
+    for kw, msg in [({"seed": -5}, "seed: must be an integer from 0 to 2^63-1"), ({"replicas": 1}, "replicas: must be an integer from 2 to 1000000"),
                     ({"search": "no"}, "search: expected True or False")]:
         with pytest.raises(sextant.SextantError) as e:
             sextant.goodput(GOODPUT, **kw)
@@ -710,7 +710,10 @@ def test_second_review_of_2026_12_03(tmp_path, monkeypatch):
         with pytest.raises(sextant.SextantError, match="must be a dict|must map each table"):
             sextant.report(dict({"schema_version": 1, "command": "estimate", "scalars": {}, "tables": {"t": {"a": [1]}}}, **bad),
                            tmp_path / "r.html")
-    with pytest.raises(sextant.SextantError, match="not a result's JSON"):
+    # (since 2026-12-07 named as the C++ reader names it, with what a result dict is)
+    with pytest.raises(sextant.SextantError, match="^key 'table_types': malformed result JSON: unknown key .*it needs no reading"):
+        sextant.result_from_json(r)
+    with pytest.raises(sextant.SextantError, match="not JSON .*NaN"):  # its unknown numbers, which JSON writes null
         sextant.result_from_json(json.dumps(r))
     with pytest.raises(sextant.SextantError, match="empty"):
         sextant.estimate("")
@@ -920,8 +923,9 @@ def test_text_that_is_not_utf8_is_named_as_such():
 def test_review_of_2026_12_07_arguments_are_named_and_bounded():
     """Errors about an argument name the argument, bounds are the CLI's, and bad shapes or paths
     are SextantErrors (review of 2026-12-05)."""
-    # replicas beyond the simulation's: named as the argument, not the file's simulation map.
-    with pytest.raises(sextant.SextantError, match="^key 'replicas': simulation.replicas 2000000 is beyond"):
+    # replicas beyond the simulation's: named as the argument, not the file's simulation map (and
+    # since 2026-12-07 refused with the CLI's bound and words, before the run).
+    with pytest.raises(sextant.SextantError, match="^replicas: must be an integer from 2 to 1000000, the most the simulation holds"):
         sextant.goodput(GOODPUT, replicas=2_000_000)
     # threads: the CLI's bound (0 to 4096).
     with pytest.raises(sextant.SextantError, match="threads"):
@@ -939,8 +943,8 @@ def test_review_of_2026_12_07_arguments_are_named_and_bounded():
     with pytest.raises(sextant.SextantError, match="NUL byte"):
         sextant.report(r, os.path.join(os.path.dirname(SCENARIO), "..", "x.html\0y"))
     # result_from_json checks notes too (a TypeError had escaped).
-    with pytest.raises(sextant.SextantError, match="not a result's JSON"):
-        sextant.result_from_json('{"command":"x","scalars":{},"tables":{},"notes":5}')
+    with pytest.raises(sextant.SextantError, match="^key 'notes': malformed result JSON: not an array$"):
+        sextant.result_from_json('{"schema_version":1,"command":"x","scalars":{},"tables":{},"notes":5}')
 
 
 def test_a_huge_critical_path_cap_does_not_allocate_it():
@@ -1267,3 +1271,83 @@ def test_an_override_given_as_a_keyword_is_named_as_written():
         sextant.plan(None, parallel__tp=2, **job)
     with pytest.raises(sextant.SextantError, match=r"^key 'overrides\['training\.global_batch'\]': given by global_batch"):
         sextant.plan(None, overrides={"training.global_batch": 128}, **job)
+
+
+def test_result_from_json_refuses_what_sextant_report_refuses(tmp_path):
+    """Question (review of 2026-12-07): does result_from_json refuse each malformed result
+    document that the C++ reader (`sextant report FILE`) refuses, with its key and words? A column
+    one row short, an f64 column holding "x", an unknown column type, a column without a type or a
+    type without a column and a scalar that is an object had been taken, and `command: 5` was
+    refused naming no key."""
+    text = subprocess.run([BIN, "estimate", SCENARIO, "--json", "-"], capture_output=True, text=True, check=True).stdout
+    good = json.loads(text)
+    name = next(n for n, t in good["tables"].items() if len(t["columns"]) >= 2 and any(t["columns"].values()))
+    table = good["tables"][name]
+    cols = list(table["columns"])
+    first, second = cols[0], cols[1]
+    f64 = next(c for c in cols if table["types"][c] == "f64")
+    at = "tables.%s" % name
+
+    def edited(edit):
+        doc = json.loads(text)
+        edit(doc, doc["tables"][name])
+        return doc
+
+    cases = [
+        (lambda d, t: t["columns"][second].pop(), "%s.columns.%s" % (at, second), "has %d rows where the table's other columns have %d"
+         % (len(table["columns"][second]) - 1, len(table["columns"][first]))),
+        (lambda d, t: t["columns"][f64].__setitem__(0, "x"), "%s.columns.%s" % (at, f64), 'an f64 column holds "x"'),
+        (lambda d, t: t["types"].__setitem__(first, "f32"), "%s.types.%s" % (at, first), "unknown column type 'f32' (valid: f64, i64, str)"),
+        (lambda d, t: t["types"].pop(second), "%s.types.%s" % (at, second), "missing: column '%s' of table '%s' has no type" % (second, name)),
+        (lambda d, t: t["types"].__setitem__("ghost", "f64"), "%s.types.ghost" % at, "column 'ghost' has a type but no values"),
+        (lambda d, t: t.pop("types"), "%s.types" % at, "missing: table '%s' needs the type of each of its columns" % name),
+        (lambda d, t: t["columns"].__setitem__(first, 5), "%s.columns.%s" % (at, first), "a column must be an array"),
+        (lambda d, t: d["scalars"].__setitem__("weird", {"a": 1}), "scalars.weird", "a scalar must be a number, text, boolean or null"),
+        (lambda d, t: d["scalars"].__setitem__("huge", 2 ** 63), "scalars.huge", "the integer 9223372036854775808 is beyond the signed 64-bit range"),
+        (lambda d, t: d.__setitem__("command", 5), "command", "must be text, got 5"),
+        (lambda d, t: d.__setitem__("tabels", {}), "tabels", "unknown key (valid: schema_version, command, scalars, tables, notes)"),
+        (lambda d, t: d.pop("scalars"), "scalars", "missing: a Sextant result has its scalars"),
+        (lambda d, t: d.__setitem__("notes", ["a", 3]), "notes", "a note must be text"),
+    ]
+    for i, (edit, key, words) in enumerate(cases):
+        doc = edited(edit)
+        path = tmp_path / ("bad%d.json" % i)
+        path.write_text(json.dumps(doc))
+        p = subprocess.run([BIN, "report", str(path), "-o", str(tmp_path / "out.html")], capture_output=True, text=True)
+        assert p.returncode == 2, (key, p.stderr)
+        expected = "key '%s': malformed result JSON: %s" % (key, words)
+        assert expected in p.stderr, (expected, p.stderr)
+        for given in (json.dumps(doc), doc):
+            with pytest.raises(sextant.SextantError) as e:
+                sextant.result_from_json(given)
+            assert str(e.value).startswith(expected), (expected, str(e.value))
+            # The Python message is the CLI's, less its file name.
+            assert str(e.value) in p.stderr, (str(e.value), p.stderr)
+    # An i64 column (when the result has one) holding a float or true, and a str column a number.
+    for n, t in good["tables"].items():
+        for c, ty in t["types"].items():
+            if ty in ("i64", "str") and t["columns"][c]:
+                doc = json.loads(text)
+                doc["tables"][n]["columns"][c][0] = True if ty == "i64" else 1.5
+                with pytest.raises(sextant.SextantError, match="^key 'tables.%s.columns.%s': malformed result JSON: an? %s column holds %s"
+                                   % (re.escape(n), re.escape(c), ty, "true" if ty == "i64" else "1.5")):
+                    sextant.result_from_json(json.dumps(doc))
+    # NaN is not JSON (null is): the C++ reader refuses it too.
+    with pytest.raises(sextant.SextantError, match="not JSON .*NaN"):
+        sextant.result_from_json(text.replace("{", '{"x": NaN, ', 1))
+    # What --json writes is still read, with its nulls as NaN.
+    r = sextant.result_from_json(text)
+    assert r["command"] == good["command"] and set(r["tables"]) == set(good["tables"])
+
+
+def test_goodput_replicas_take_the_clis_bound_and_words():
+    """Question (review of 2026-12-07): does goodput(replicas=) refuse what --replicas refuses, with
+    its bound and words (it had no upper bound: 2^31-1 was the cap, and 2000000 failed in the run,
+    blamed on simulation.replicas)?"""
+    for n in (1, 1000001, 2 ** 40):
+        cli = cli_error("goodput", GOODPUT, "--replicas", str(n)).splitlines()[0]
+        assert cli.startswith("--replicas: must be an integer from 2 to 1000000, the most the simulation holds in memory, got"), cli
+        with pytest.raises(sextant.SextantError) as e:
+            sextant.goodput(GOODPUT, replicas=n)
+        assert str(e.value) == "replicas" + cli[len("--replicas"):].replace("'%d'" % n, "%d" % n), (str(e.value), cli)
+    assert sextant.goodput(GOODPUT, replicas=2, seed=1, search=False)["scalars"]["ettr_fraction"] > 0

@@ -1,9 +1,11 @@
 #include "bench/nccl_format.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -43,6 +45,24 @@ bool parse_num(const std::string& s, double* out) {
   char* end = nullptr;
   *out = std::strtod(s.c_str(), &end);
   return end != s.c_str() && *end == '\0';
+}
+
+// A whole number from lo to INT64_MAX written as digits ("1048576") or as a number that is one
+// ("1e6"), or nullopt. 2026-12-07 review: the size, count and root columns were cast with
+// static_cast<int64_t>, undefined for 1e30, and a negative size was stored (a negative busbw).
+std::optional<int64_t> whole_in_range(const std::string& s, int64_t lo) {
+  char* end = nullptr;
+  errno = 0;
+  const long long n = std::strtoll(s.c_str(), &end, 10);
+  if (end != s.c_str() && *end == '\0') {
+    if (errno == ERANGE || n < lo) return std::nullopt;
+    return static_cast<int64_t>(n);
+  }
+  double d = 0;
+  // 2^63 is the first double beyond int64.
+  if (!parse_num(s, &d) || !std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) || d >= 9223372036854775808.0)
+    return std::nullopt;
+  return static_cast<int64_t>(d);
 }
 }  // namespace
 
@@ -169,11 +189,20 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
       auto need = [&] {
         if (!num) throw Error(SourceLocation{file, lineno, 0, c}, "expected a number, got '" + v + "'");
       };
-      if (c == "size") { need(); r.size_bytes = static_cast<int64_t>(d); }
-      else if (c == "count") { need(); r.count = static_cast<int64_t>(d); }
+      // A size, count or root is a whole number within int64 (see whole_in_range). A size of 0
+      // is what nccl-tests prints where a small size rounds down to no element per rank; its
+      // bandwidth is 0.
+      auto whole = [&](int64_t lo, const char* valid) {
+        const std::optional<int64_t> n = whole_in_range(v, lo);
+        if (!n)
+          throw Error(SourceLocation{file, lineno, 0, c}, "expected " + std::string(valid) + ", got '" + v + "'");
+        return *n;
+      };
+      if (c == "size") r.size_bytes = whole(0, "a whole number of bytes from 0 to 9223372036854775807 (int64)");
+      else if (c == "count") r.count = whole(0, "a whole number of elements from 0 to 9223372036854775807 (int64)");
       else if (c == "type") r.type = v;
       else if (c == "redop") r.redop = v;
-      else if (c == "root") { need(); r.root = static_cast<int64_t>(d); }
+      else if (c == "root") r.root = whole(-1, "a rank: a whole number from -1 (no root) to 9223372036854775807 (int64)");
       else if (c == "time") { need(); (seen_time++ ? r.ip_time_us : r.oop_time_us) = d; }
       else if (c == "algbw") { need(); (seen_algbw++ ? r.ip_algbw_gb_per_s : r.oop_algbw_gb_per_s) = d; }
       else if (c == "busbw") { need(); (seen_busbw++ ? r.ip_busbw_gb_per_s : r.oop_busbw_gb_per_s) = d; }

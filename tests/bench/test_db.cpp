@@ -6,8 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/db/results_db.hpp"
@@ -462,4 +466,111 @@ TEST(ResultsDb, ARelativeXdgDataHomeIsIgnored) {
   else ::unsetenv("XDG_DATA_HOME");
   if (old_home) ::setenv("HOME", saved_home.c_str(), 1);
   else ::unsetenv("HOME");
+}
+
+namespace {
+void exec_sql(const std::string& path, const std::string& sql) {
+  sqlite3* raw = nullptr;
+  sqlite3_open(path.c_str(), &raw);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, &err);
+  const std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(raw);
+  ASSERT_EQ(rc, SQLITE_OK) << sql << ": " << msg;
+}
+}  // namespace
+
+// Question (review of 2026-12-07): is a sample that is not a finite number >= 0 (text, a blob, a
+// negative or infinite number) refused as damage naming the file, the run, the case, the metric
+// and what a sample is? The text 'abc' was read as 0 (sqlite3_column_double), and -1 and Inf as
+// they were: `history compare` gave a median of 0 and an "improvement".
+TEST(ResultsDb, ASampleThatIsNotAFiniteNumberAtLeastZeroIsDamage) {
+  TempDir t;
+  const std::string path = (t.path / "samples.db").string();
+  int64_t id = 0;
+  {
+    ResultsDb db(path);
+    id = db.insert_run(make_run(2, 3, 1.0));
+  }
+  // case1 (latency_s), repetition 1.
+  const std::string where = "WHERE rep=1 AND measurement_id=(SELECT id FROM measurements WHERE name='case1')";
+  for (const auto& [value, shown] : std::vector<std::pair<std::string, std::string>>{
+           {"'abc'", "the text 'abc'"}, {"x'00ff'", "a blob"}, {"-1e-3", "-0.001"}, {"9e999", "inf"}, {"-9e999", "-inf"}}) {
+    exec_sql(path, "UPDATE samples SET value=" + value + " " + where);
+    const ResultsDb db = ResultsDb::open_existing(path);
+    try {
+      db.load_run(id);
+      ADD_FAILURE() << "loaded a run with the sample " << value;
+    } catch (const sextant::Error& e) {
+      const std::string w = e.what();
+      for (const std::string& part : {path, "run " + std::to_string(id), std::string("samples.value"), std::string("not what sextant writes"),
+                                      std::string("s/case1 (latency_s), repetition 1"), shown, std::string("a finite number >= 0")})
+        EXPECT_NE(w.find(part), std::string::npos) << part << " not in: " << w;
+    }
+  }
+  // 0 is a sample (a short command's user_s); a whole number SQLite keeps as an integer too.
+  exec_sql(path, "UPDATE samples SET value=0 " + where);
+  EXPECT_EQ(ResultsDb::open_existing(path).load_run(id).measurements[1].samples[1], 0.0);
+  exec_sql(path, "UPDATE samples SET value=CAST(7 AS INTEGER) " + where);
+  EXPECT_EQ(ResultsDb::open_existing(path).load_run(id).measurements[1].samples[1], 7.0);
+  // Nor is one written: a run with a negative or infinite sample is refused whole.
+  ResultsDb db(path);
+  for (const double bad : {-1.0, HUGE_VAL, std::nan("")}) {
+    RunRecord r = make_run(2, 3, 1.0);
+    r.measurements[1].samples[2] = bad;
+    try {
+      db.insert_run(r);
+      ADD_FAILURE() << "stored the sample " << bad;
+    } catch (const sextant::Error& e) {
+      const std::string w = e.what();
+      EXPECT_NE(w.find("case s / case1 / latency_s: repetition 2"), std::string::npos) << w;
+      EXPECT_NE(w.find("a finite number >= 0"), std::string::npos) << w;
+    }
+  }
+  EXPECT_EQ(db.run_count(), 1);
+}
+
+// Question (review of 2026-12-07): is a start time that is not one as sextant writes it refused
+// by load_run, `history list` and latest (runs are ordered by that text: 'yesterday' was the
+// newest run), naming the file, the run and the form sextant writes?
+TEST(ResultsDb, AStartTimeNotAsSextantWritesItIsDamage) {
+  TempDir t;
+  const std::string path = (t.path / "started.db").string();
+  int64_t first = 0, second = 0;
+  {
+    ResultsDb db(path);
+    first = db.insert_run(make_run(1, 2, 1.0));
+    second = db.insert_run(make_run(1, 2, 1.0));
+  }
+  for (const std::string bad : {"yesterday", "2026-13-01T00:00:00.000Z", "2026-02-30T00:00:00.000Z", "2026-12-07 09:30:00",
+                                "2026-12-07T09:30:00.000Z junk", ""}) {
+    exec_sql(path, "UPDATE runs SET started_at='" + bad + "' WHERE id=" + std::to_string(first));
+    const ResultsDb db = ResultsDb::open_existing(path);
+    auto expect_named = [&](const std::function<void()>& read, const std::string& what) {
+      try {
+        read();
+        ADD_FAILURE() << what << " took the start time '" << bad << "'";
+      } catch (const sextant::Error& e) {
+        const std::string w = e.what();
+        for (const std::string& part : {path, "run " + std::to_string(first), std::string("runs.started_at"), "'" + bad + "'",
+                                        std::string("not what sextant writes"), std::string("e.g. 2026-12-07T09:30:00.000Z")})
+          EXPECT_NE(w.find(part), std::string::npos) << what << ": " << part << " not in: " << w;
+      }
+    };
+    expect_named([&] { db.load_run(first); }, "load_run");
+    expect_named([&] { db.list_runs(); }, "list_runs");
+    expect_named([&] { db.list_runs(1); }, "list_runs(1)");
+    expect_named([&] { db.resolve_run("latest"); }, "latest");
+    EXPECT_EQ(db.load_run(second).id, second);  // the other runs still load by id
+  }
+  exec_sql(path, "UPDATE runs SET started_at='2024-02-29T23:59:59.999Z' WHERE id=" + std::to_string(first));
+  ResultsDb db(path);
+  EXPECT_EQ(db.list_runs().size(), 2u);
+  EXPECT_EQ(db.resolve_run("latest"), second);
+  // Nor is one written.
+  RunRecord r = make_run(1, 2, 1.0);
+  r.started_at = "yesterday";
+  EXPECT_THROW(db.insert_run(r), sextant::Error);
+  EXPECT_EQ(db.run_count(), 2);
 }

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "bench/nccl_format.hpp"
 #include "core/atomic_file.hpp"
@@ -142,4 +145,45 @@ TEST(NcclFormat, OneRankIsAlgbwAndCaseNamesArePerCollective) {
   ASSERT_EQ(mixed.size(), 2 * alone.size());
   for (size_t i = 0; i < alone.size(); ++i) EXPECT_EQ(mixed[i].name, alone[i].name);
   EXPECT_EQ(mixed[alone.size()].name.rfind("all_gather size=", 0), 0u);
+}
+
+// Question (review of 2026-12-07): is a size, count or root that is not a whole number within
+// int64 an error naming the file, the line and the column, with what is valid? A negative size
+// was stored (a negative busbw) and 1e30 was cast to int64 (undefined behaviour).
+TEST(NcclFormat, ASizeCountOrRootOutsideInt64IsAnErrorNamingTheLineAndKey) {
+  const std::string header = "#       size         count      type   redop    root     time   algbw   busbw #wrong\n";
+  auto row = [](const std::string& size, const std::string& count, const std::string& root) {
+    return "  " + size + "  " + count + "  float  sum  " + root + "  10.00  0.10  0.10  0\n";
+  };
+  for (const auto& [line, key] : std::vector<std::pair<std::string, std::string>>{
+           {row("-1024", "256", "-1"), "size"},
+           {row("1e30", "256", "-1"), "size"},
+           {row("9223372036854775808", "256", "-1"), "size"},
+           {row("1024.5", "256", "-1"), "size"},
+           {row("1024", "-256", "-1"), "count"},
+           {row("1024", "1e300", "-1"), "count"},
+           {row("1024", "256", "-2"), "root"},
+           {row("1024", "256", "1e19"), "root"}}) {
+    try {
+      parse_nccl_log(header + line, "all_reduce_perf.txt", "all_reduce");
+      ADD_FAILURE() << line;
+    } catch (const sextant::Error& e) {
+      const std::string w = e.what();
+      EXPECT_EQ(e.where().file, "all_reduce_perf.txt") << w;
+      EXPECT_EQ(e.where().line, 2) << w;
+      EXPECT_EQ(e.where().key, key) << w;
+      EXPECT_NE(w.find("whole number"), std::string::npos) << w;
+      EXPECT_NE(w.find("9223372036854775807"), std::string::npos) << w;
+    }
+  }
+  // Whole numbers within int64 are taken, a size of 0 (nccl-tests prints it where a small size
+  // rounds down to no element per rank) and one written as 1e6 included.
+  const NcclLog log = parse_nccl_log(header + row("0", "0", "-1") + row("1e6", "250000", "0") + row("9223372036854775807", "1", "3"),
+                                     "all_reduce_perf.txt", "all_reduce");
+  ASSERT_EQ(log.rows.size(), 3u);
+  EXPECT_EQ(log.rows[0].size_bytes, 0);
+  EXPECT_EQ(log.rows[1].size_bytes, 1000000);
+  EXPECT_EQ(log.rows[1].root, 0);
+  EXPECT_EQ(log.rows[2].size_bytes, INT64_MAX);
+  EXPECT_EQ(log.rows[2].root, 3);
 }

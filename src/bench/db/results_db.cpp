@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <cctype>
+#include <cmath>
 #include <ctime>
+#include <string_view>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -147,6 +149,7 @@ class Stmt {
   int64_t i64(int c) const { return sqlite3_column_int64(s_, c); }
   double f64(int c) const { return sqlite3_column_double(s_, c); }
   bool is_null(int c) const { return sqlite3_column_type(s_, c) == SQLITE_NULL; }
+  int type(int c) const { return sqlite3_column_type(s_, c); }
   std::string str(int c) const {
     const unsigned char* t = sqlite3_column_text(s_, c);
     return t ? reinterpret_cast<const char*>(t) : "";
@@ -160,6 +163,49 @@ class Stmt {
   sqlite3_stmt* s_ = nullptr;
   std::string path_;
 };
+
+// A run's start time as utc_now_iso writes it, UTC to the millisecond. Runs are ordered by this
+// text (history list, latest~N, the runs before A and B in a comparison), so another text was
+// ordered by its letters: 'yesterday' was the newest run (2026-12-07 review).
+constexpr const char* kStartedAtExample = "2026-12-07T09:30:00.000Z";
+bool is_start_time(const std::string& t) {
+  static constexpr std::string_view kForm = "dddd-dd-ddTdd:dd:dd.dddZ";
+  if (t.size() != kForm.size()) return false;
+  for (size_t i = 0; i < kForm.size(); ++i)
+    if (kForm[i] == 'd' ? !std::isdigit(static_cast<unsigned char>(t[i])) : t[i] != kForm[i]) return false;
+  const auto num = [&](size_t at, size_t n) { return std::stoi(t.substr(at, n)); };
+  const int year = num(0, 4), month = num(5, 2), day = num(8, 2);
+  static constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12 || day < 1 || day > kDays[month - 1]) return false;
+  if (month == 2 && day == 29 && !(year % 4 == 0 && (year % 100 != 0 || year % 400 == 0))) return false;
+  return num(11, 2) <= 23 && num(14, 2) <= 59 && num(17, 2) <= 59;
+}
+std::string start_time_fault(const std::string& t) {
+  return fmt::format("'{}' is not a start time as sextant writes it (UTC to the millisecond, e.g. {})", t, kStartedAtExample);
+}
+
+// Why a sample is not one sextant stores ("" when it is one): a finite number, not negative. The
+// metrics are times, rates and sizes (wall_s, latency_s, bytes_per_s, busbw_bytes_per_s,
+// max_rss_bytes ...); 0 is one (a short command's user_s or sys_s, a bandwidth nccl-tests printed
+// as 0.00), a negative or infinite one is not. 2026-12-07 review: the text 'abc' in samples.value
+// was read as 0 and -1 and Inf as they were, and decided `history compare` verdicts.
+std::string sample_fault(double v) {
+  if (!std::isfinite(v) || v < 0) return fmt::format("{}, where a sample is a finite number >= 0", v);
+  return {};
+}
+std::string stored_sample_fault(const Stmt& s, int c) {
+  switch (s.type(c)) {
+    case SQLITE_FLOAT:
+    case SQLITE_INTEGER:
+      return sample_fault(s.f64(c));
+    case SQLITE_NULL:
+      return "NULL, where a sample is a finite number >= 0";
+    case SQLITE_BLOB:
+      return "a blob, where a sample is a finite number >= 0";
+    default:
+      return "the text '" + s.str(c) + "', where a sample is a finite number >= 0";
+  }
+}
 
 nlohmann::json params_json(const Measurement& m) {
   nlohmann::json a = nlohmann::json::array();
@@ -501,6 +547,17 @@ int64_t ResultsDb::insert_run(const RunRecord& in, const std::function<void(size
         throw Error(SourceLocation{path_}, "the run holds the case '" + m.suite + " / " + m.name + " / " + m.metric + "' twice" +
                                                (m.has_param("file") ? " (the second from " + m.param("file") + ")" : std::string()),
                     "one measurement per case and run: import or run the duplicates as separate runs");
+    // What load_run refuses is not written either (2026-12-07 review): a start time in another
+    // form, a sample that is not a finite number >= 0.
+    for (const std::string* t : {&r.started_at, &r.finished_at})
+      if (!t->empty() && !is_start_time(*t))
+        throw Error(SourceLocation{path_, 0, 0, t == &r.started_at ? "started_at" : "finished_at"}, "the run's " + start_time_fault(*t));
+    for (const auto& m : r.measurements)
+      for (size_t k = 0; k < m.samples.size(); ++k)
+        if (const std::string fault = sample_fault(m.samples[k]); !fault.empty())
+          throw Error(SourceLocation{path_, 0, 0, m.suite + "/" + m.name},
+                      fmt::format("case {} / {} / {}: repetition {} measured {}", m.suite, m.name, m.metric, k, fault),
+                      "sextant stores times, rates and sizes, which are finite and not negative; the run is not stored");
   }
   const bool has_counters = schema_version() >= 2;
   const bool has_run_host = schema_version() >= 3;
@@ -572,7 +629,18 @@ int64_t ResultsDb::insert_run(const RunRecord& in, const std::function<void(size
   }
 }
 
+void ResultsDb::require_start_times() const {
+  Stmt s(db_, "SELECT id, started_at FROM runs ORDER BY id", path_);
+  while (s.step())
+    if (!is_start_time(s.str(1)))
+      throw Error(SourceLocation{path_, 0, 0, "runs.started_at"},
+                  fmt::format("run {}: runs.started_at is not what sextant writes ({})", s.i64(0), start_time_fault(s.str(1))),
+                  "the database was edited or damaged: runs are listed, and latest~N found, by their start times; restore it from a "
+                  "backup, or give another --db");
+}
+
 std::vector<RunSummary> ResultsDb::list_runs(int64_t limit) const {
+  require_start_times();  // the order below is theirs (2026-12-07 review)
   std::vector<RunSummary> out;
   Stmt s(db_,
          "SELECT r.id, r.kind, r.label, r.started_at, r.finished_at, h.fingerprint, h.hostname, h.cpu_model, r.sextant_version, "
@@ -630,6 +698,7 @@ RunRecord ResultsDb::load_run(int64_t id) const {
     r.kind = s.str(1);
     r.label = s.str(2);
     r.started_at = s.str(3);
+    if (!is_start_time(r.started_at)) throw damaged("runs.started_at", start_time_fault(r.started_at));  // 2026-12-07 review
     r.finished_at = s.str(4);
     r.config = parse(s.str(5), "runs.config_json");
     try {
@@ -645,7 +714,7 @@ RunRecord ResultsDb::load_run(int64_t id) const {
   }
   Stmt s(db_, "SELECT id, suite, name, metric, higher_is_better, params_json, warmup_count FROM measurements WHERE run_id=? ORDER BY id", path_);
   s.bind(1, id);
-  Stmt ss(db_, "SELECT value FROM samples WHERE measurement_id=? ORDER BY rep", path_);
+  Stmt ss(db_, "SELECT rep, value FROM samples WHERE measurement_id=? ORDER BY rep", path_);
   const bool has_counters = schema_version() >= 2;
   std::unique_ptr<Stmt> cs;
   if (has_counters) cs = std::make_unique<Stmt>(db_, "SELECT name, available, value, reason FROM counters WHERE measurement_id=? ORDER BY rowid", path_);
@@ -664,7 +733,12 @@ RunRecord ResultsDb::load_run(int64_t id) const {
     m.warmup_count = s.i64(6);
     ss.reset();
     ss.bind(1, mid);
-    while (ss.step()) m.samples.push_back(ss.f64(0));
+    while (ss.step()) {
+      // Each a finite number >= 0, as insert_run stores it (see stored_sample_fault).
+      if (const std::string fault = stored_sample_fault(ss, 1); !fault.empty())
+        throw damaged("samples.value", fmt::format("case {}/{} ({}), repetition {}: {}", m.suite, m.name, m.metric, ss.i64(0), fault));
+      m.samples.push_back(ss.f64(1));
+    }
     if (cs) {
       cs->reset();
       cs->bind(1, mid);
@@ -697,6 +771,7 @@ int64_t ResultsDb::resolve_run(const std::string& ref) const {
     }
     // By start time, then id, as list_runs (by id alone before 2026-12-06: of two overlapping runs,
     // latest was the one stored last, which started first; review).
+    require_start_times();  // a start time in another form has no place in that order (2026-12-07 review)
     Stmt s(db_, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?", path_);
     s.bind(1, back);
     if (!s.step()) {

@@ -123,6 +123,9 @@ class ResultsDb {
   // Throws DamagedDatabase naming the file when a table or column that the schema at the file's
   // version has is missing (a dropped table: 2026-12-07 review), before anything is read or written.
   void require_schema() const;
+  // Throws Error naming the file and the run whose started_at is not a start time as sextant
+  // writes it (utc_now_iso): runs are ordered by that text.
+  void require_start_times() const;
   std::string path_;
   sqlite3* db_ = nullptr;
 };
