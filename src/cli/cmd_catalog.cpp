@@ -83,6 +83,51 @@ bool is_accelerator_file(const std::string& name) {
   return false;
 }
 
+// A system, network or framework catalog file given by path: `catalog show` reads those kinds by
+// id from a catalog folder, so the error lists the file's ids and how to show one. Until
+// 2026-12-07 (review) such a file went to the model reader: "holds systems, not models", which
+// told the user to name a model. Returns normally where the file is not one of those kinds.
+namespace {
+void refuse_other_kind_file(const Catalog& cat, const std::string& name) {
+  std::error_code ec;
+  if (!fs::is_regular_file(name, ec)) return;
+  std::string ext = fs::path(name).extension().string();
+  for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (ext != ".yaml" && ext != ".yml") return;
+  std::string kind;
+  std::vector<std::string> ids;
+  try {
+    const YamlMap m = YamlMap::load_file(name);
+    if (!m.has("entries")) {
+      kind = guess_entry_kind(m.keys()).kind;
+      if (m.has("id")) ids.push_back(m.str("id"));
+    } else {
+      for (const auto& e : m.map_list("entries")) {
+        const std::string k = guess_entry_kind(e.keys()).kind;
+        if (k.empty() || (!kind.empty() && k != kind)) return;  // mixed or unknown: left to the readers
+        kind = k;
+        if (e.has("id")) ids.push_back(e.str("id"));
+      }
+    }
+  } catch (const Error&) {
+    return;  // not readable as a catalog file: the model reader's error names the problem
+  }
+  if (kind != "system" && kind != "network" && kind != "framework") return;
+  std::string listed, known;
+  for (const auto& id : ids) {
+    listed += (listed.empty() ? "" : ", ") + id;
+    const bool in_catalog = kind == "system" ? cat.has_system(id) : kind == "network" ? cat.has_network(id) : cat.has_framework(id);
+    if (in_catalog && known.empty()) known = id;
+  }
+  throw Error(SourceLocation{name, 0, 0, ""},
+              "holds " + kind + "s" + (listed.empty() ? std::string() : " (" + listed + ")") + ": catalog show reads " + kind +
+                  "s by id, from the catalog folder",
+              known.empty() ? "a catalog folder holds it under " + kind + "s/ (as data/catalog/" + kind + "s/): sextant catalog show " +
+                                  (ids.empty() ? std::string("ID") : ids.front()) + " --catalog FOLDER"
+                            : "sextant catalog show " + known + "; ids of another catalog folder: --catalog FOLDER");
+}
+}  // namespace
+
 Result catalog_show(const Catalog& cat, const std::string& name) {
   Result r;
   r.command = "catalog show";
@@ -223,7 +268,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
                {"pipeline_zero_stages", &k.pipeline_zero_stages}, {"schedules", &k.schedules}})
         t.add_row({std::string("capabilities.") + key, p->value.empty() ? std::string("(none)") : p->value, p->source});
     }
-  } else if (cat.has_model(name) || is_model_file(name)) {
+  } else if (cat.has_model(name) || (refuse_other_kind_file(cat, name), is_model_file(name))) {
     // A catalog id, or a Hugging Face config.json / model YAML given by path.
     const ModelConfig m = cat.has_model(name) ? cat.model(name) : load_model_ref(cat, name, SourceLocation{});
     r.set("kind", std::string("model"));

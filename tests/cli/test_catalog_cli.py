@@ -289,6 +289,22 @@ if fl.returncode == 0:
             if not prop.startswith("capabilities."):
                 check(f"`{prop}`" in frameworks_md, f"docs/catalog.md, Frameworks: framework property {prop} ({fid}) is not described")
 
+# A system, network or framework catalog file given by path is read by id from a catalog folder:
+# the error lists the file's ids and how to show one (review of 2026-12-07: it went to the model
+# reader, "holds systems, not models", and told the user to name a model).
+sys_file = os.path.join(ROOT, "data", "catalog", "systems", "nvidia-dgx.yaml")
+p = show(sys_file)
+check(p.returncode != 0, "catalog show of a systems file succeeded")
+check("holds systems (" in p.stderr and "dgx-h100" in p.stderr and "catalog show reads systems by id" in p.stderr, f"systems file: {p.stderr.strip()}")
+check("not models" not in p.stderr and "name a model" not in p.stderr, f"systems file read as a model: {p.stderr.strip()}")
+with tempfile.TemporaryDirectory() as d:
+    lone = os.path.join(d, "my-system.yaml")
+    with open(lone, "w") as f:
+        f.write("id: my-sys\nname: x\naccelerator: h100-sxm-80gb\ngpus_per_node: 8\n")
+    p = show(lone)
+    check(p.returncode != 0 and "holds systems (my-sys)" in p.stderr and "catalog show my-sys --catalog FOLDER" in p.stderr,
+          f"lone system file: {p.stderr.strip()}")
+
 if failures:
     print("FAIL:\n  " + "\n  ".join(failures))
     sys.exit(1)
