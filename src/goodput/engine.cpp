@@ -121,9 +121,14 @@ struct Period {
   double block_end(int64_t j) const { return s + double(j - 1) * C + tc + b; }
 };
 
+// The process a phase is charged to: the plan's own (Plan::proc), unless a replica's rejoin
+// lengthened the plan (Sim::rejoin_while_down), which is charged to the process that removed it.
+constexpr int kPlanProc = -2;
+
 struct Phase {
   int cause;
   double dur;
+  int proc = kPlanProc;
 };
 
 struct Plan {
@@ -147,6 +152,7 @@ struct Plan {
   void add(int cause, double dur) {
     if (dur > 0 && n < kMaxPhases) ph[n++] = {cause, dur};
   }
+  int proc_of(int i) const { return ph[i].proc == kPlanProc ? proc : ph[i].proc; }
 };
 
 struct Sim {
@@ -528,7 +534,7 @@ struct Sim {
       // A save a process triggers (a preemption's final save, a save at a failure or before an
       // eviction) is a checkpoint save, charged to no process as the periodic ones are: it had
       // been counted in both, the process sums exceeding the lost time (2026-12-04 review).
-      if (plan.proc >= 0 && plan.ph[i].cause != kCheckpointSave) proc_lost[plan.proc] += d;
+      if (plan.proc_of(i) >= 0 && plan.ph[i].cause != kCheckpointSave) proc_lost[plan.proc_of(i)] += d;
       if (i == plan.commit_after && d >= plan.ph[i].dur) durable[L - 1] = std::max(durable[L - 1], plan.commit_W);
       el -= d;
     }
@@ -544,7 +550,7 @@ struct Sim {
   void finish_plan() {
     for (int i = 0; i < plan.n; ++i) {
       res.lost_s[plan.ph[i].cause] += plan.ph[i].dur;
-      if (plan.proc >= 0 && plan.ph[i].cause != kCheckpointSave) proc_lost[plan.proc] += plan.ph[i].dur;
+      if (plan.proc_of(i) >= 0 && plan.ph[i].cause != kCheckpointSave) proc_lost[plan.proc_of(i)] += plan.ph[i].dur;
     }
     if (plan.commit_after >= 0) durable[L - 1] = std::max(durable[L - 1], plan.commit_W);
   }
@@ -780,6 +786,37 @@ struct Sim {
     ++res.interruptions;
   }
 
+  // A replica's replacement arriving at t while the job is down (a continuation's or a rejoin's
+  // reconfiguration, or a recovery). It is one more member of the next (re)configuration of the
+  // job's ranks: arriving before the plan's first restart phase (the relaunch and rendezvous, or
+  // the elastic reconfiguration) begins, it joins that one at no cost; arriving after, that
+  // configuration is already formed without it and it takes another, reconfigure_s from its
+  // arrival, as when it arrives while the job runs: the plan ends no earlier than t +
+  // reconfigure_s (the time a join costs), charged as restart to the process that removed the
+  // replica. Before 2026-12-07 any replacement arriving while the job was down rejoined for free,
+  // one arriving 1 s after the job resumed costing a full pause, so a longer reconfigure_s could
+  // raise ETTR: on the 405B example (elastic, state_copies 2, proportional) 359 s read 0.9184 and
+  // 361 s 0.9427, where detection + 361 s outlasts detection + eviction + hot spare and every
+  // replacement came back during its own continuation's pause (review). A node that arrives during
+  // an in-progress re-rendezvous joins it; one that arrives after the new group formed needs a
+  // new round (TorchElastic's agents restart their workers when a node waits to join).
+  void rejoin_while_down(double t, int proc) {
+    double join_by = plan.start;
+    for (int i = 0; i < plan.n; ++i) {
+      const int c = plan.ph[i].cause;
+      if (c == kRestart || c == kRestore || c == kWarmup) break;
+      join_by += plan.ph[i].dur;
+    }
+    if (t <= join_by) return;
+    const double extra = t + m.reconfigure_s - (plan.start + plan.total());
+    if (!(extra > 0)) return;
+    const int i = plan.n - 1;
+    if (i >= 0 && ((plan.ph[i].cause == kRestart && plan.proc_of(i) == proc) || plan.n == kMaxPhases))
+      plan.ph[i].dur += extra;  // the same rejoiner's pause goes on (or no room: the last phase lasts longer)
+    else
+      plan.ph[plan.n++] = {kRestart, extra, proc};
+  }
+
   // Run to completion, the work is done and the final save is being written: a change of speed,
   // a rejoin or a slow-node eviction no longer matters (each had restarted the final save, charged
   // twice, before 2026-12-04).
@@ -907,10 +944,10 @@ struct Sim {
         const int rejoin_proc = rejoins[ir].proc;
         for (const int64_t x : rejoins[ir].which) out[size_t(x)] = 0;
         rejoins.erase(rejoins.begin() + long(ir));
+        lost_rep = std::max<int64_t>(0, lost_rep - r);
         if (up && !finishing(t)) {
           close_period(t);
           const double P = progress_at(t);
-          lost_rep = std::max<int64_t>(0, lost_rep - r);
           Plan np;
           np.start = t;
           np.proc = rejoin_proc;
@@ -920,8 +957,8 @@ struct Sim {
           np.keeps_saves = true;
           plan = np;
           up = false;
-        } else {
-          lost_rep = std::max<int64_t>(0, lost_rep - r);
+        } else if (!up) {
+          rejoin_while_down(t, rejoin_proc);
         }
         continue;
       }

@@ -854,6 +854,9 @@ Result run_goodput(const GoodputConfig& c) {
       kt.add_f64("current_value");
       kt.add_f64("required_value");
       kt.add_str("unit");  // of current_value and required_value (the knob's name carries it too)
+      // How far the headline's replicas, run at the required value, can land from
+      // ettr_at_required_fraction (95%): the search's error on the change the knob makes (below).
+      kt.add_f64("ettr_at_required_margin_fraction");
       const double nan = std::nan("");
       auto knob_unit = [](const std::string& knob) -> std::string {
         auto ends = [&](const char* x) {
@@ -870,22 +873,72 @@ Result run_goodput(const GoodputConfig& c) {
       // own evaluations use the search's replicas, and a headline of 0.79004 above a 0.7899
       // target listed knobs to reach it from their 0.78972 (before 2026-12-03).
       const double cur = se.mean;
-      // The other way round, the headline misses the target by less than the search's replicas
-      // can tell (they meet it): solving from there would answer "fewer spares" for a target the
-      // headline misses. Called within noise, not solved.
-      const double sub = cur < target ? eval(c, "knobs", "the configured job") : cur;
-      const bool settled = cur >= target || sub >= target;
-      const std::string met_text = cur >= target ? "already met" : "within noise (the search's replicas meet it, the headline misses it)";
+      // The search's replicas are the headline's first sn (replica i draws from stream i whatever
+      // the count), so their ETTR at the configured job is read off the headline's batch, and
+      // their offset from the headline, bias, is the same at a knob's other values up to the
+      // error of the change they measure (common random numbers: the same replicas meet the same
+      // failures). Each knob is solved on them for the target shifted by that offset, and its
+      // ettr_at_required is shifted back: an estimate at the headline's replicas. Before
+      // 2026-12-07 the subset was solved for the target itself, and a subset 0.006 above its
+      // headline called a target the headline missed by 3 half-widths "within noise" (the
+      // search's replicas met it) with every knob at its current value, or asked a 3.9% cut in
+      // failures where 1% reached the target at the headline's 10,000 replicas (review).
+      double sub_p = 0, sub_w = 0;
+      for (int64_t i = 0; i < sn; ++i) {
+        sub_p += batch.replicas[size_t(i)].productive_s;
+        sub_w += batch.replicas[size_t(i)].wall_s;
+      }
+      const double sub = sub_w > 0 ? sub_p / sub_w : 0.0;
+      const double bias = sub - cur;
+      const double sub_target = target + bias;  // what the search's replicas must reach
+      // Within noise is the headline's own call: it misses the target, its 95% interval reaches
+      // it. Then nothing is solved (the headline cannot tell the target from its estimate).
+      const bool settled = cur >= target || target <= se.ci_high;
+      const std::string met_text = cur >= target ? "already met"
+                                                 : "within noise (the headline misses it, its 95% interval [" + fmt(se.ci_low) + ", " +
+                                                       fmt(se.ci_high) + "] reaches it)";
+      // The margin of a solved knob: ettr_at_required is the headline's ETTR plus the change the
+      // search's replicas measure from the configured job to the knob's value, and the headline's
+      // replicas measure that change with the error of the remaining ones: about z sd(d)
+      // sqrt(1/sn - 1/n), with d a replica's residual of the change (the ratio estimator's
+      // linearisation, at the knob's value less at the configured job). 0 where the search runs
+      // every replica; NaN where the knob's value is over the search's budget.
+      const double z95 = z_for(0.95);
+      double worst_margin = 0;
+      auto margin_at = [&](const GoodputConfig& cc) -> double {
+        if (sn >= n || sn < 2) return 0.0;
+        if (expected_events_per_replica(cc) * double(sn) > eval_budget) return std::nan("");
+        const Batch kb = simulate_batch(build_model(cc), sn, cc.sim.seed, cc.sim.threads);
+        double kp = 0, kw = 0;
+        for (const auto& r : kb.replicas) {
+          kp += r.productive_s;
+          kw += r.wall_s;
+        }
+        if (!(kw > 0) || !(sub_w > 0)) return std::nan("");
+        const double kr = kp / kw, kmw = kw / double(sn), bmw = sub_w / double(sn);
+        double ss = 0;
+        for (int64_t i = 0; i < sn; ++i) {
+          const auto& a = kb.replicas[size_t(i)];
+          const auto& b = batch.replicas[size_t(i)];
+          const double d = (a.productive_s - kr * a.wall_s) / kmw - (b.productive_s - sub * b.wall_s) / bmw;
+          ss += d * d;
+        }
+        const double m = z95 * std::sqrt(ss / double(sn - 1)) * std::sqrt(1.0 / double(sn) - 1.0 / double(n));
+        worst_margin = std::max(worst_margin, m);
+        return m;
+      };
       // value(x): the knob's value at the solution x (a multiplier, or the value itself).
+      // sol: the knob's solution x and the search's ETTR there; config(x): the job at it.
       auto add = [&](const std::string& knob, const std::string& current, double current_value,
                      const std::optional<std::pair<double, double>>& sol, const std::function<std::string(double)>& show,
-                     const std::function<double(double)>& value) {
+                     const std::function<double(double)>& value, const std::function<GoodputConfig(double)>& config) {
         if (settled) {
-          kt.add_row({knob, current, current, met_text, cur, current_value, current_value, knob_unit(knob)});
+          kt.add_row({knob, current, current, met_text, cur, current_value, current_value, knob_unit(knob), nan});
         } else if (sol) {
-          kt.add_row({knob, current, show(sol->first), std::string("yes"), sol->second, current_value, value(sol->first), knob_unit(knob)});
+          kt.add_row({knob, current, show(sol->first), std::string("yes"), sol->second - bias, current_value, value(sol->first),
+                      knob_unit(knob), margin_at(config(sol->first))});
         } else {
-          kt.add_row({knob, current, std::string("-"), std::string("no"), nan, current_value, nan, knob_unit(knob)});
+          kt.add_row({knob, current, std::string("-"), std::string("no"), nan, current_value, nan, knob_unit(knob), nan});
         }
       };
       const auto same = [](double v) { return v; };
@@ -896,7 +949,7 @@ Result run_goodput(const GoodputConfig& c) {
       // 78 s for a 0.91 target that 305 s already met, 3.9x the checkpoints (2026-12-04 review).
       {
         std::optional<std::pair<double, double>> sol;
-        if (best_e >= target && !settled) {
+        if (best_e >= sub_target && !settled) {
           double lo = c.checkpoint.interval_s, hi = best_tau, e_hi = best_e;
           for (int it = 0; it < 14; ++it) {
             const double mid = whole_steps(std::sqrt(lo * hi));
@@ -904,7 +957,7 @@ Result run_goodput(const GoodputConfig& c) {
             GoodputConfig cc = base;
             cc.checkpoint.interval_s = mid;
             const double e = eval(cc, "knob checkpoint_interval_s", at_interval(cc));
-            if (e >= target) {
+            if (e >= sub_target) {
               hi = mid;
               e_hi = e;
             } else {
@@ -913,31 +966,42 @@ Result run_goodput(const GoodputConfig& c) {
             if (std::fabs(std::log(hi / lo)) < 0.02) break;  // within 2%
           }
           sol = std::make_pair(hi, e_hi);
-        } else if (best_e >= target) {
+        } else if (best_e >= sub_target) {
           sol = std::make_pair(best_tau, best_e);
         }
         // The configured strategy at its own Daly interval (the strategies table) is an interval
         // change too: beyond the sweep's 0.25-4x it was offered as "strategy and interval" with the
         // same strategy.
-        else if (best_strategy == c.checkpoint.strategy && best_strategy_e >= target)
+        else if (best_strategy == c.checkpoint.strategy && best_strategy_e >= sub_target)
           sol = std::make_pair(best_strategy_tau, best_strategy_e);
-        add("checkpoint_interval_s", fmt(c.checkpoint.interval_s), c.checkpoint.interval_s, sol, [](double v) { return fmt(v); }, same);
+        add("checkpoint_interval_s", fmt(c.checkpoint.interval_s), c.checkpoint.interval_s, sol, [](double v) { return fmt(v); }, same,
+            [&](double tau) {
+              GoodputConfig cc = base;
+              cc.checkpoint.interval_s = tau;
+              return cc;
+            });
       }
       // Strategy, alone: each strategy at the configured interval (or the configured interval
       // rule), not at its own Daly interval as in the strategies table, which also moves the
       // interval (before 2026-12-01 the knob credited a strategy with what its interval gained).
       {
-        std::string knob_best;
-        double knob_best_e = -1;
-        for (const auto& name : reg.names()) {
-          if (!size_known && name != c.checkpoint.strategy) continue;  // (see the strategies table)
+        // The job with strategy `name`, at the configured interval (rule) or at its Daly interval.
+        auto with_strategy = [&](const std::string& name, bool daly) {
           GoodputConfig cc = c;
           if (name != c.checkpoint.strategy) {  // the configured one keeps its own options
             cc.checkpoint.strategy = name;
             cc.checkpoint.impl = reg.create(name, {}, nullptr);
           }
+          if (daly) cc.checkpoint.interval_rule = "daly";
+          resolve_interval(cc);
+          return cc;
+        };
+        std::string knob_best;
+        double knob_best_e = -1;
+        for (const auto& name : reg.names()) {
+          if (!size_known && name != c.checkpoint.strategy) continue;  // (see the strategies table)
           try {
-            resolve_interval(cc);
+            const GoodputConfig cc = with_strategy(name, false);
             const double e = eval(cc, "knob checkpoint_strategy", name + " at " + at_interval(cc));
             if (e > knob_best_e) {
               knob_best_e = e;
@@ -947,31 +1011,38 @@ Result run_goodput(const GoodputConfig& c) {
             // A strategy this job cannot run (the notes of the strategies table say why).
           }
         }
-        if (settled) kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, met_text, cur, nan, nan, std::string("-")});
-        else if (knob_best_e >= target)
-          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, knob_best, std::string("yes"), knob_best_e, nan, nan, std::string("-")});
-        else kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, std::string("-"), std::string("no"), nan, nan, nan, std::string("-")});
+        if (settled)
+          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, c.checkpoint.strategy, met_text, cur, nan, nan, std::string("-"), nan});
+        else if (knob_best_e >= sub_target)
+          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, knob_best, std::string("yes"), knob_best_e - bias, nan, nan,
+                      std::string("-"), margin_at(with_strategy(knob_best, false))});
+        else
+          kt.add_row({std::string("checkpoint_strategy"), c.checkpoint.strategy, std::string("-"), std::string("no"), nan, nan, nan, std::string("-"), nan});
         // Two knobs together: a strategy that reaches the target only at its own interval (the
         // strategies table) is named with that interval, so that "no" above does not read as
         // "changing the strategy cannot help" (before 2026-12-02 the table showed it and the knobs
         // said no).
         // Not when the interval alone already reaches it (a strategy within Monte Carlo noise of
         // the configured one was recommended beside it).
-        if (!settled && knob_best_e < target && best_e < target && best_strategy_e >= target && best_strategy != c.checkpoint.strategy)
+        if (!settled && knob_best_e < sub_target && best_e < sub_target && best_strategy_e >= sub_target && best_strategy != c.checkpoint.strategy)
           kt.add_row({std::string("checkpoint_strategy_and_interval"), c.checkpoint.strategy + ", " + fmt(c.checkpoint.interval_s) + " s",
-                      best_strategy + ", " + fmt(best_strategy_tau) + " s (its Daly interval)", std::string("yes"), best_strategy_e,
-                      c.checkpoint.interval_s, best_strategy_tau, std::string("s")});
+                      best_strategy + ", " + fmt(best_strategy_tau) + " s (its Daly interval)", std::string("yes"), best_strategy_e - bias,
+                      c.checkpoint.interval_s, best_strategy_tau, std::string("s"), margin_at(with_strategy(best_strategy, true))});
       }
       const int iters = 20;  // 0.1% of a value 30x below the current one from the widest bracket
       // Write bandwidth (multiplier on storage write bandwidth).
       if (c.checkpoint.env.remote_write_s_override < 0 && c.checkpoint.env.storage_write_bytes_per_s > 0) {
-        auto f = [&](double k) {
+        auto config = [&](double k) {
           GoodputConfig cc = c;
           cc.checkpoint.env.storage_write_bytes_per_s *= k;
           cc.checkpoint.env.node_storage_bytes_per_s *= k;
           cc.checkpoint.env.d2h_bytes_per_s *= k;
           if (cc.checkpoint.env.snapshot_s_override >= 0) cc.checkpoint.env.snapshot_s_override /= k;
           resolve_interval(cc);
+          return cc;
+        };
+        auto f = [&](double k) {
+          const GoodputConfig cc = config(k);
           return eval(cc, "knob storage_write_bytes_per_s", "x" + fmt(k) + " at " + at_interval(cc));
         };
         // Every bandwidth of the write path scales together (a faster storage tier with the node
@@ -981,7 +1052,7 @@ Result run_goodput(const GoodputConfig& c) {
         const auto& env = c.checkpoint.env;
         const double bw = env.storage_write_bytes_per_s, node = env.node_storage_bytes_per_s, d2h = env.d2h_bytes_per_s;
         const double snap = env.snapshot_s_override;
-        add("storage_write_bytes_per_s", fmt(bw), bw, settled ? std::nullopt : solve_monotone(f, 1.0, 1000.0, true, true, target, iters),
+        add("storage_write_bytes_per_s", fmt(bw), bw, settled ? std::nullopt : solve_monotone(f, 1.0, 1000.0, true, true, sub_target, iters),
             [bw, node, d2h, snap](double k) {
               std::string v = fmt(bw * k);
               std::string with;
@@ -992,27 +1063,35 @@ Result run_goodput(const GoodputConfig& c) {
               std::snprintf(x, sizeof x, "%.6g", k);  // as solved: x0.848 for 0.84765625 missed the target
               return with.empty() ? v : v + " (x" + x + "; with " + with + ")";
             },
-            [bw](double k) { return bw * k; });
+            [bw](double k) { return bw * k; }, config);
       } else {
-        auto f = [&](double k) {
+        auto config = [&](double k) {
           GoodputConfig cc = c;
           cc.checkpoint.env.remote_write_s_override *= k;
           resolve_interval(cc);
+          return cc;
+        };
+        auto f = [&](double k) {
+          const GoodputConfig cc = config(k);
           return eval(cc, "knob checkpoint_write_s", "x" + fmt(k) + " at " + at_interval(cc));
         };
         const double w = c.checkpoint.env.remote_write_s();
-        add("checkpoint_write_s", fmt(w), w, settled ? std::nullopt : solve_monotone(f, 0.001, 1.0, false, true, target, iters),
-            [w](double k) { return fmt(w * k); }, [w](double k) { return w * k; });
+        add("checkpoint_write_s", fmt(w), w, settled ? std::nullopt : solve_monotone(f, 0.001, 1.0, false, true, sub_target, iters),
+            [w](double k) { return fmt(w * k); }, [w](double k) { return w * k; }, config);
       }
       // Restart time (scale on detection, eviction, replacement, restart, rendezvous, warm-up).
       {
-        auto f = [&](double k) {
+        auto config = [&](double k) {
           GoodputConfig cc = c;
           scale_restart(cc, k);
           resolve_interval(cc);
+          return cc;
+        };
+        auto f = [&](double k) {
+          const GoodputConfig cc = config(k);
           return eval(cc, "knob mean_restart_s", "x" + fmt(k) + " at " + at_interval(cc));
         };
-        add("mean_restart_s", fmt(restart), restart, settled ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, target, iters),
+        add("mean_restart_s", fmt(restart), restart, settled ? std::nullopt : solve_monotone(f, 0.0, 1.0, false, false, sub_target, iters),
             [&](double k) {
               // mean_restart_s is a result: say what to change (the storage knob's form), the
               // recovery times of restart_scaled_times() scaled by k, the processes' own detection_s included.
@@ -1025,14 +1104,19 @@ Result run_goodput(const GoodputConfig& c) {
               GoodputConfig cc = c;
               scale_restart(cc, k);
               return cc.mean_restart_s();
-            });
+            },
+            config);
       }
       // Spares.
       {
-        auto f = [&](double k) {
+        auto config = [&](double k) {
           GoodputConfig cc = c;
           cc.recovery.spares_count = int64_t(std::llround(k));
           if (cc.recovery.replacement == "requeue") cc.recovery.replacement = "hot-spare";
+          return cc;
+        };
+        auto f = [&](double k) {
+          const GoodputConfig cc = config(k);
           return eval(cc, "knob spares_count", std::to_string(cc.recovery.spares_count) + " spares");
         };
         std::optional<std::pair<double, double>> sol;
@@ -1041,13 +1125,13 @@ Result run_goodput(const GoodputConfig& c) {
           // search had stopped below a pool that reached the target (2026-12-04 review).
           const double hi = double(std::max<int64_t>(4 * std::max(spares_p99, repair_p99) + 16, 2 * c.recovery.spares_count));
           const double fh = f(hi);
-          if (fh >= target) {
+          if (fh >= sub_target) {
             int64_t lo = 0, hiI = int64_t(hi);
             double fhi = fh;
             while (hiI - lo > 1) {
               const int64_t mid = (lo + hiI) / 2;
               const double fm = f(double(mid));
-              if (fm >= target) {
+              if (fm >= sub_target) {
                 hiI = mid;
                 fhi = fm;
               } else {
@@ -1062,27 +1146,37 @@ Result run_goodput(const GoodputConfig& c) {
         const bool requeue = c.recovery.replacement == "requeue";
         add(requeue ? "spares_count (with replacement: hot-spare)" : "spares_count",
             requeue ? std::string("0 (replacement: requeue)") : std::to_string(c.recovery.spares_count),
-            requeue ? 0.0 : double(c.recovery.spares_count), sol, [](double v) { return std::to_string(int64_t(v)); }, same);
+            requeue ? 0.0 : double(c.recovery.spares_count), sol, [](double v) { return std::to_string(int64_t(v)); }, same, config);
       }
       // Failure rate (scale on every process).
       {
-        auto f = [&](double k) {
+        auto config = [&](double k) {
           GoodputConfig cc = c;
           cc.failure_rate_scale *= k;
           resolve_interval(cc);
+          return cc;
+        };
+        auto f = [&](double k) {
+          const GoodputConfig cc = config(k);
           return eval(cc, "knob failure_rate_scale", "x" + fmt(k) + " at " + at_interval(cc));
         };
         add("failure_rate_scale", fmt(c.failure_rate_scale), c.failure_rate_scale,
-            settled ? std::nullopt : solve_monotone(f, 1e-3, 1.0, false, true, target, iters), [&](double k) { return fmt(c.failure_rate_scale * k); },
-            [&](double k) { return c.failure_rate_scale * k; });
+            settled ? std::nullopt : solve_monotone(f, 1e-3, 1.0, false, true, sub_target, iters), [&](double k) { return fmt(c.failure_rate_scale * k); },
+            [&](double k) { return c.failure_rate_scale * k; }, config);
       }
       // The knobs are solved on the search's replicas (common random numbers): re-run at the
       // headline's, a value solved to meet the target exactly can fall short by the noise (0.89978
-      // against 0.9 at 500 replicas for a knob solved at 100; 2026-12-05 review).
+      // against 0.9 at 500 replicas for a knob solved at 100; 2026-12-05 review). The margin said
+      // is the search's error on the change, per knob (ettr_at_required_margin_fraction): until
+      // 2026-12-07 it was the headline's half-width, which is not what the subset gets wrong, and
+      // the subset's offset from the headline was not corrected (review).
       if (!settled && sn < n)
-        res.notes.push_back("the knobs are solved with " + std::to_string(sn) + " replicas (simulation.search_replicas) against the headline's " +
-                            std::to_string(n) + ": re-run at the headline's count a knob's value can miss the target by about the ETTR's "
-                            "95% half-width (" + fmt((se.ci_high - se.ci_low) / 2) + "); aim that much above the target, or raise search_replicas");
+        res.notes.push_back("the knobs are solved with " + std::to_string(sn) + " replicas (simulation.search_replicas), the first of the "
+                            "headline's " + std::to_string(n) + ": at the configured job they read " + fmt(sub) + " against the headline's " +
+                            fmt(cur) + ", so each knob is solved for the target shifted by that offset (" + fmt(sub_target) +
+                            ") and its ettr_at_required is shifted back (common random numbers); re-run at the headline's count a knob's "
+                            "value lands within about ettr_at_required_margin_fraction of its ettr_at_required (95%; at most " +
+                            fmt(worst_margin) + " here): aim that much above the target, or raise search_replicas");
     }
     for (const auto& [search, sk] : skipped) {
       std::string list;

@@ -152,10 +152,20 @@ class GoodputCli(unittest.TestCase):
                              "--json", "-").stdout)
         self.assertAlmostEqual(out["scalars"]["ettr_fraction"], head, places=12)
         reachable = set(out["tables"]["knobs"]["columns"]["reachable"])
-        # Met by the headline: "already met". Missed by it but met by the search's replicas: within
-        # noise, not solved (solving from there answered "fewer spares").
-        self.assertEqual(len(reachable), 1, reachable)
-        self.assertTrue(next(iter(reachable)).startswith("already met" if head >= target else "within noise"), (head, sub, reachable))
+        # Met by the headline: "already met". Missed by it within its own 95% interval: within
+        # noise, not solved. Since 2026-12-07 (review) that is the headline's call, not the search
+        # replicas' (they had called a target 3 half-widths above the headline within noise); and
+        # missed beyond its interval, the knobs are solved (the search's replicas shifted by their
+        # offset from the headline), never "fewer spares" for a target the headline misses.
+        if head >= target or target <= out["scalars"]["ettr_ci_high_fraction"]:
+            self.assertEqual(len(reachable), 1, reachable)
+            self.assertTrue(next(iter(reachable)).startswith("already met" if head >= target else "within noise"), (head, sub, reachable))
+        else:
+            self.assertFalse(any(r.startswith(("already met", "within noise")) for r in reachable), reachable)
+        k = out["tables"]["knobs"]["columns"]
+        i = k["knob"].index("spares_count")
+        if k["reachable"][i] == "yes":
+            self.assertGreaterEqual(k["required_value"][i], k["current_value"][i])
 
     def test_a_preemption_during_a_graceful_save_lets_it_finish(self):
         # Graceful preemptions only (the notice covers the save): nothing is ever redone. A second
@@ -1325,13 +1335,20 @@ class GoodputCli(unittest.TestCase):
         self.assertEqual(sorted(named), sorted("recovery." + key for key in rec
                                                if key not in ("repair_s", "fail_slow_evict_after_s")))
 
-        def ettr(keys):
+        def ettr(keys, replicas="60"):
             sets = [a for key in keys for a in ("--set", f"recovery.{key}={rec[key] * x!r}")]
-            d = json.loads(run(f, "--no-search", "--replicas", "60", "--json", "-", *sets).stdout)
+            d = json.loads(run(f, "--no-search", "--replicas", replicas, "--json", "-", *sets).stdout)
             return d["scalars"]["ettr_fraction"]
-        applied = ettr([n.split(".", 1)[1] for n in named])
-        self.assertAlmostEqual(applied, k["ettr_at_required_fraction"][j], places=9)
-        self.assertGreaterEqual(applied, 0.97)
+        # Since 2026-12-07 (review) the knobs are solved on the search's replicas shifted by their
+        # offset from the headline's at the configured job: ettr_at_required is the search's ETTR
+        # at the knob's value less that offset.
+        offset = ettr([]) - ettr([], "100")
+        keys = [n.split(".", 1)[1] for n in named]
+        applied = ettr(keys)
+        self.assertAlmostEqual(applied - offset, k["ettr_at_required_fraction"][j], places=9)
+        self.assertGreaterEqual(applied - offset, 0.97)
+        # At the headline's replicas, within the stated margin of it.
+        self.assertLessEqual(abs(ettr(keys, "100") - k["ettr_at_required_fraction"][j]), k["ettr_at_required_margin_fraction"][j])
         # Every recovery time scaled (the old text's instruction) is another job: above the target.
         self.assertGreater(ettr(rec), applied + 0.002)
 

@@ -674,3 +674,68 @@ TEST(RestartKnob, ItsTextNamesExactlyTheTimesItScales) {
   const double k = std::stod(required.substr(x + 2));
   EXPECT_EQ(required.substr(x + 1, required.size() - x - 2), restart_scale_text(k)) << required;
 }
+
+// Review of 2026-12-07: the knobs are solved on the search's replicas, the headline's first 200,
+// whose ETTR can sit several headline half-widths from the headline's. On this job (the review's
+// s1.yaml) with seed 2 the headline, 0.8429 [0.8423, 0.8435] at 10,000 replicas, misses a 0.845
+// target that the first 200 meet (0.8455): every knob read "within noise (the search's replicas
+// meet it, the headline misses it)" at its current value. With seed 1 the first 200 read 0.8384
+// and failure_rate_scale 0.961 was asked where 0.99 reaches the target at 10,000. Now the subset
+// is solved for the target shifted by its offset from the headline, within noise is the
+// headline's own 95% interval, and each solved knob states how far a re-run at the headline's
+// replicas can land from its ettr_at_required (ettr_at_required_margin_fraction): those re-runs
+// land within it, and so within that margin of the target.
+TEST(RunGoodput, KnobsSolvedOnTheSearchReplicasHoldAtTheHeadlines) {
+  const std::string yaml =
+      "name: s1\n"
+      "job: {num_gpus: 1024, gpus_per_node: 8, dp: 16, nodes_per_replica: 8, step_time_s: 2.0, tokens_per_step: 4000000, duration_days: 10}\n"
+      "failures:\n  processes:\n"
+      "    - {name: crash, component: gpu, kind: interrupt, rate_per_1000_node_days: 20}\n"
+      "    - {name: sw, component: software, kind: interrupt, rate_per_job_day: 2}\n"
+      "recovery: {detection_s: 60, eviction_s: 300, replacement: hot-spare, spares: 4, repair_days: 2, restart_s: 120, warmup_s: 120}\n"
+      "checkpoint: {strategy: sync-remote, interval_minutes: 60, params: 70.0e9, bytes_per_param: 14, storage_write_bytes_per_s: 5.0e10,\n"
+      "             storage_read_bytes_per_s: 5.0e10, node_storage_bytes_per_s: 5.0e9, d2h_bytes_per_s: 25.0e9}\n"
+      "simulation: {replicas: 10000, search_replicas: 200, seed: 1, target_ettr: 0.845}\n";
+  const int64_t n = 10000;
+  for (const uint64_t seed : {uint64_t(2), uint64_t(1)}) {
+    GoodputConfig c = parse_goodput(yaml, "s1.yaml");
+    c.sim.seed = seed;
+    const auto r = run_goodput(c);
+    const double head = r.number("ettr_fraction");
+    ASSERT_LT(r.number("ettr_ci_high_fraction"), 0.845) << "seed " << seed << ": the headline misses the target beyond its interval";
+    const auto* k = r.table("knobs");
+    ASSERT_NE(k, nullptr);
+    const auto& knob = k->column("knob").str;
+    const auto& reachable = k->column("reachable").str;
+    const auto& at = k->column("ettr_at_required_fraction").f64;
+    const auto& margin = k->column("ettr_at_required_margin_fraction").f64;
+    const auto& required = k->column("required_value").f64;
+    int solved = 0;
+    for (size_t i = 0; i < knob.size(); ++i) {
+      EXPECT_EQ(reachable[i].find("within noise"), std::string::npos) << "seed " << seed << " " << knob[i];
+      if (reachable[i] != "yes") continue;
+      EXPECT_GE(at[i], 0.845) << knob[i];
+      EXPECT_GT(margin[i], 0) << knob[i];
+      EXPECT_LT(margin[i], 0.002) << knob[i];
+      // The knob's value at the headline's replicas and seed.
+      GoodputConfig cc = c;
+      if (knob[i] == "failure_rate_scale") {
+        cc.failure_rate_scale = required[i];
+      } else if (knob[i] == "checkpoint_interval_s") {
+        cc.checkpoint.interval_rule.clear();
+        cc.checkpoint.interval_s = required[i];
+      } else if (knob[i] == "spares_count") {
+        cc.recovery.spares_count = int64_t(std::llround(required[i]));
+      } else {
+        continue;
+      }
+      resolve_interval(cc);
+      ++solved;
+      const double e = simulated_mean_ettr(cc, n);
+      EXPECT_LE(std::fabs(e - at[i]), margin[i]) << "seed " << seed << " " << knob[i] << " " << required[i] << ": " << e << " at "
+                                                 << n << " replicas, " << at[i] << " +- " << margin[i] << " said (headline " << head << ")";
+      if (knob[i] == "failure_rate_scale") EXPECT_LE(e, 0.845 + 2 * margin[i]) << "seed " << seed << ": the cut in failures overshoots";
+    }
+    EXPECT_GE(solved, 2) << "seed " << seed;
+  }
+}
