@@ -734,7 +734,9 @@ TEST(RunGoodput, KnobsSolvedOnTheSearchReplicasHoldAtTheHeadlines) {
       const double e = simulated_mean_ettr(cc, n);
       EXPECT_LE(std::fabs(e - at[i]), margin[i]) << "seed " << seed << " " << knob[i] << " " << required[i] << ": " << e << " at "
                                                  << n << " replicas, " << at[i] << " +- " << margin[i] << " said (headline " << head << ")";
-      if (knob[i] == "failure_rate_scale") EXPECT_LE(e, 0.845 + 2 * margin[i]) << "seed " << seed << ": the cut in failures overshoots";
+      if (knob[i] == "failure_rate_scale") {
+        EXPECT_LE(e, 0.845 + 2 * margin[i]) << "seed " << seed << ": the cut in failures overshoots";
+      }
     }
     EXPECT_GE(solved, 2) << "seed " << seed;
   }
