@@ -1236,6 +1236,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // cache its bytes per token.
   const KvMemoryBudget budget = kv_memory_budget(d, draft, avail_frac, pass_tokens);
   const double usable = budget.usable_bytes;
+  // What the weights hold, the target's and a draft's together (the memory the KV cache is left
+  // after); weights_bytes_per_device is the target's alone, draft_weights_bytes_per_device beside it.
   const double w = budget.weight_bytes + budget.draft_weight_bytes;
   const double workspace = budget.workspace_bytes;
   std::optional<CostModel> dcm;
@@ -1301,7 +1303,11 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   const double recommended = p.memory_recommended_fraction.known && p.memory_recommended_fraction.value < avail_frac
                                  ? mem * p.memory_recommended_fraction.value : 0.0;
   if (recommended > 0) r.set("memory_recommended_bytes_per_device", recommended);
-  r.set("weights_bytes_per_device", w);  // with a draft's, as serve reports them
+  // The target's weights (sharded / tp + replicated, as docs/inference.md defines them), the draft's
+  // beside them, as kv_bytes_per_token is the target's: until 2026-12-07 (review) it included the
+  // draft's too, printed beside draft_weights_bytes_per_device (Llama 3.1 70B with its 8B draft read
+  // 20.43 GB, the target's 18.16 GB and the draft's 2.27 GB).
+  r.set("weights_bytes_per_device", budget.weight_bytes);
   if (draft) r.set("draft_weights_bytes_per_device", budget.draft_weight_bytes);
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   r.set("kv_bytes_per_token_per_layer", cm.kv_bytes_per_token_per_layer());
@@ -1512,14 +1518,31 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // Before 2026-12-06 --output 1 reported a decode step the request never runs: 90.6 tokens/s,
   // its energy and decode rows in `iterations` (review).
   const bool decodes = output > 1;
+  // The decode steps run at contexts prompt .. prompt + output - 2 (the first output token is the
+  // prefill's; a step at context c attends to c cached tokens and its own, and the last token's KV is
+  // never written): output - 1 of them, as serve runs them (Instance::start, kv_tokens). TPOT is
+  // their mean: the steps in at most 16 runs of consecutive contexts, each run's sum its count times
+  // the mean of its first and last step (exact where a step's cost is linear in the whole tokens it
+  // attends to, as it is between the cost's kinks; every step itself up to 17 output tokens). Before
+  // 2026-12-07 it averaged output contexts, prompt .. prompt + output - 1, one step beyond the last
+  // (review).
+  const int64_t decode_steps = std::max<int64_t>(0, output - 1);
+  const int64_t last_decode_context = prompt + decode_steps - 1;
   double dec_sum = 0, dec_held_sum = 0;
-  const int n = static_cast<int>(std::min<int64_t>(output, 16));
-  for (int j = 0; j < n && decodes; ++j) {
-    const Step c = decode_step(prompt + (j + 0.5) * output / n - 0.5);
-    dec_sum += c.cost.total_s / per_step;
-    dec_held_sum += c.held_s / per_step;
+  const int64_t runs = std::min<int64_t>(decode_steps, 16);
+  for (int64_t j = 0; j < runs && decodes; ++j) {
+    const int64_t first = prompt + j * decode_steps / runs, last = prompt + (j + 1) * decode_steps / runs - 1;
+    const Step a = decode_step(static_cast<double>(first));
+    const Step b = last == first ? a : decode_step(static_cast<double>(last));
+    const double count = static_cast<double>(last - first + 1);
+    dec_sum += count * 0.5 * (a.cost.total_s + b.cost.total_s) / per_step;
+    dec_held_sum += count * 0.5 * (a.held_s + b.held_s) / per_step;
   }
-  const double tpot = decodes ? dec_sum / n : std::nan(""), tpot_held = decodes ? dec_held_sum / n : std::nan("");
+  const double steps = static_cast<double>(std::max<int64_t>(1, decode_steps));
+  const double tpot = decodes ? dec_sum / steps : std::nan(""), tpot_held = decodes ? dec_held_sum / steps : std::nan("");
+  // The decode steps' mean context, where one step stands for them all (energy, the pipeline's
+  // figures): prompt + output / 2 before 2026-12-07, a step beyond the middle (review).
+  const double mid_decode_context = decodes ? 0.5 * static_cast<double>(prompt + last_decode_context) : static_cast<double>(prompt);
   // Disaggregated: after the prefill each sequence's KV crosses the study's link to a decode
   // instance (serve's start_handoffs: the target's KV of the prompt and the draft's, one transfer
   // at a time on the prefill instance's link, then its latency); a request of one output token is
@@ -1578,7 +1601,7 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   r.set("decode_bandwidth_floor_s", decodes ? weight_floor : std::nan(""));
   if (d.par.pp > 1) {
     // The slots' batches of `batch` sequences in flight (pp of them by default: the pipeline full).
-    const Step mid = decode_step(prompt + output / 2.0);
+    const Step mid = decode_step(mid_decode_context);
     r.set("pipeline_stages_count", static_cast<int64_t>(d.par.pp));
     r.set("pipeline_batches_count", static_cast<int64_t>(slots));
     r.set("decode_stage_max_s", decodes ? mid.cost.stage_max_s : std::nan(""));
@@ -1604,8 +1627,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
       // 2026-12-03 pp 4 printed 4x the dynamic energy).
       return instances * d.par.devices() * idle * c.held_s + d.par.tp * (busy - idle) * util * c.cost.total_s;
     };
-    const Step mid = decode_step(prompt + output / 2.0);
-    // One decode step's energy (at the request's mid context) over the tokens it emits: the
+    const Step mid = decode_step(mid_decode_context);
+    // One decode step's energy (at the decode steps' mean context) over the tokens it emits: the
     // decode's alone, as usd_per_million_decode_tokens. Named so since 2026-12-07 (review): as
     // energy_per_output_token_j it read as serve's figure of that name, all the run's energy
     // (prefill and idle included) over its output tokens, 1.023 against 1.803 J on one study.
@@ -1666,17 +1689,22 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   }
   // flops_per_device and memory_bytes_per_device: one device's, the pipeline stage with the most
   // (before 2026-12-02 the sum over the stages, pp times one device's at pp > 1).
-  Table& t = r.add_table("iterations", "cost breakdown of the prefill (its passes summed: prefill_passes_count) and of decode steps "
-                                       "at growing context (times: the pass through every stage; per device: the busiest stage's device)");
+  Table& t = r.add_table("iterations", "cost breakdown of the prefill (its passes summed: prefill_passes_count) and of the first, "
+                                       "middle and last decode steps, at contexts prompt .. prompt + output - 2 (times: the pass through every stage; per device: the busiest stage's device)");
   t.add_str("phase"); t.add_i64("context_tokens"); t.add_f64("total_s"); t.add_f64("compute_s"); t.add_f64("memory_s");
   t.add_f64("comm_s"); t.add_f64("overhead_s"); t.add_f64("stage_max_s"); t.add_f64("flops_per_device"); t.add_f64("memory_bytes_per_device");
   auto row = [&](const std::string& ph, int64_t ctx, const IterationCost& c) {
     t.add_row({ph, ctx, c.total_s, c.compute_s, c.memory_s, c.comm_s, c.overhead_s, c.stage_max_s, c.flops_device_max, c.memory_bytes_device_max});
   };
   row("prefill", prompt, pre);
-  for (double f : {0.0, 0.5, 1.0}) {
-    if (!decodes) break;
-    const int64_t ctx = prompt + static_cast<int64_t>(f * (output - 1));
+  // The first, middle and last of the decode steps that run (contexts prompt .. prompt + output -
+  // 2), each once: one row at --output 2, none at 1. Before 2026-12-07 the rows were at prompt +
+  // f (output - 1), f = 0, 0.5, 1: three rows where one step runs, the last a step beyond the
+  // request's (review).
+  int64_t shown = -1;
+  for (const int64_t ctx : {prompt, prompt + (decode_steps - 1) / 2, last_decode_context}) {
+    if (!decodes || ctx <= shown) continue;
+    shown = ctx;
     row("decode", ctx, cm.iteration(cm.decode(batch, static_cast<double>(ctx))));
   }
   Table& pv = r.add_table("provenance", "engine and device constants used");
@@ -1711,11 +1739,15 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   else
     prov("device.usd_per_hour", d.price.usd_per_device_hour, 1);
   auto gb = [](double b) { return format_double(std::round(b / 1e7) / 100); };
+  // The weights in a note's memory sum: the draft's named beside the target's (the sum is the
+  // memory identity usable = weights + draft weights + KV + workspace; 2026-12-07 review).
+  const std::string weights_text =
+      "weights " + gb(budget.weight_bytes) + " GB" + (draft ? " + draft weights " + gb(budget.draft_weight_bytes) + " GB" : std::string());
   // The KV the engine holds against the recommended working set: a per-sequence allocation is
   // allocated whole (serve's kv_capacity_tokens_per_instance, as serve checks it), else this run's.
   const double kv_held = allocation.per_sequence ? static_cast<double>(layout.blocks * layout.block_tokens) * budget.kv_bytes_per_token : kv;
   if (fits_memory && recommended > 0 && w + kv_held + workspace > recommended)
-    r.notes.push_back("beyond the recommended working set: weights " + gb(w) + " GB + KV " + gb(kv_held) + " GB" +
+    r.notes.push_back("beyond the recommended working set: " + weights_text + " + KV " + gb(kv_held) + " GB" +
                       (allocation.per_sequence ? " (the " + format_double(static_cast<double>(layout.blocks * layout.block_tokens)) +
                                                      " tokens engine " + d.engine.id + " allocates)"
                                                : std::string()) +
@@ -1751,10 +1783,10 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   else if (!fits_memory && slots > 1 && w + workspace + kv <= usable)
     r.notes.push_back("does not fit: KV " + gb(kv) + " GB > " + gb(slot_kv) + " GB per device, the share of one of the " +
                       std::to_string(slots) + " pipeline batches (1/" + std::to_string(slots) + " of the " +
-                      gb(usable - w - workspace) + " GB that weights " + gb(w) + " GB and activation workspace " + gb(workspace) +
+                      gb(usable - w - workspace) + " GB that " + weights_text + " and activation workspace " + gb(workspace) +
                       " GB leave of usable " + gb(usable) + " GB); serving.pipeline_batches: 1 gives one batch the whole cache");
   else if (!fits_memory)
-    r.notes.push_back("does not fit: weights " + gb(w) + " GB + KV " + gb(kv) + " GB + activation workspace " + gb(workspace) +
+    r.notes.push_back("does not fit: " + weights_text + " + KV " + gb(kv) + " GB + activation workspace " + gb(workspace) +
                       " GB > usable " + gb(usable) + " GB per device");
   if (!fits_context)
     r.notes.push_back("does not fit: prompt + output = " + std::to_string(prompt + output) + " tokens is beyond " +

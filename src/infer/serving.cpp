@@ -1153,10 +1153,12 @@ Result Simulation::run(ServingSummary* summary) {
                                        : std::string("the weights and the workspace alone reach beyond it")));
   }
   r.set("kv_peak_fraction", static_cast<double>(peak_blocks) / (pool_units * slots_));
-  // A draft model's weights share the devices (the KV capacity already left them out; the weights
-  // shown had been the target's alone, review of 2026-12-05).
+  // A draft model's weights share the devices (the KV capacity leaves them out, kv_memory_budget):
+  // shown beside the target's as draft_weights_bytes_per_device. weights_bytes_per_device is the
+  // target's alone, as docs/inference.md defines it and as estimate gives it; from 2026-12-05 to
+  // 2026-12-07 it had included the draft's too, printed beside it (review of 2026-12-07).
   const double draft_weights = sp.draft ? CostModel(*sp.draft).weight_bytes_per_device() : 0.0;
-  r.set("weights_bytes_per_device", cm.weight_bytes_per_device() + draft_weights);
+  r.set("weights_bytes_per_device", cm.weight_bytes_per_device());
   if (sp.draft) r.set("draft_weights_bytes_per_device", draft_weights);
   r.set("kv_bytes_per_token", cm.kv_bytes_per_token());
   if (sp.busy_power_w > 0 && out_tokens > 0) {

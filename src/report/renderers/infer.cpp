@@ -403,9 +403,14 @@ void fit(const Result& r, ReportPage& page) {
       std::all_of(std::begin(parts), std::end(parts), [&](const char* k) { return finite_scalar(r, k); })) {
     double used = 0;
     for (const char* k : parts) used += r.number(k);
+    // A draft model's weights, beside the target's (weights_bytes_per_device is the target's alone
+    // since 2026-12-07, review): counted and named.
+    const bool draft = finite_scalar(r, "draft_weights_bytes_per_device");
+    if (draft) used += r.number("draft_weights_bytes_per_device");
     const std::string usable = fmt_bytes(r.number("memory_usable_bytes_per_device"));
-    const std::string split = " (weights " + fmt_bytes(r.number(parts[0])) + ", KV cache " + fmt_bytes(r.number(parts[1])) +
-                              ", activation workspace " + fmt_bytes(r.number(parts[2])) + ")";
+    const std::string split = " (weights " + fmt_bytes(r.number(parts[0])) +
+                              (draft ? ", draft weights " + fmt_bytes(r.number("draft_weights_bytes_per_device")) : std::string()) +
+                              ", KV cache " + fmt_bytes(r.number(parts[1])) + ", activation workspace " + fmt_bytes(r.number(parts[2])) + ")";
     line = is_false(r, "fits_memory") ? "does not fit in memory: needs " + fmt_bytes(used) + " per device, " + usable + " usable" + split
                                       : "memory " + fmt_bytes(used) + " per device of " + usable + " usable" + split;
   } else if (is_false(r, "fits_memory")) {
