@@ -342,6 +342,34 @@ void parse_module_search(const std::vector<std::string>& items, SearchOptions& o
   }
 }
 
+namespace {
+// training.recompute_num_layers of a full-recompute candidate (Candidate::recompute_layers): block
+// N recomputes N layers per chunk, groups of g are g layers a group, every layer on its own 1.
+int full_recompute_num_layers(int16_t recompute_layers) {
+  return recompute_layers > 0 ? recompute_layers - 1 : recompute_layers < 0 ? -recompute_layers : 1;
+}
+}  // namespace
+
+PlanKeys plan_keys(const Candidate& c, const Scenario& base) {
+  PlanKeys k;
+  if (c.recompute == static_cast<uint8_t>(Recompute::Full)) {
+    k.recompute_method = c.recompute_layers > 0 ? "block" : "uniform";
+    k.recompute_num_layers = full_recompute_num_layers(c.recompute_layers);
+  }
+  const int n = c.pp * c.vpp, L = base.model.layers;
+  if (c.own_layout) {
+    k.stage_layers = base.plan.stage_layers;  // the scenario's own sizes (own_stage_layers)
+    return k;
+  }
+  switch (layout_for(L, n, c.vpp)) {
+    case Layout::Even: k.stage_rule = "even"; break;
+    case Layout::FewerFirstLast: k.stage_rule = "fewer-first-last"; break;
+    case Layout::Spread:
+    case Layout::None: k.stage_layers = spread_layers(L, n); break;
+  }
+  return k;
+}
+
 void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) {
   auto& p = s.plan;
   p.tp = c.tp;
@@ -366,7 +394,7 @@ void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) 
   if (s.train.recompute == Recompute::Selective && c.recompute_modules != 0) s.train.recompute_modules = c.recompute_modules;
   if (s.train.recompute == Recompute::Full) {
     s.train.recompute_block = c.recompute_layers > 0;
-    s.train.recompute_num_layers = c.recompute_layers > 0 ? c.recompute_layers - 1 : c.recompute_layers < 0 ? -c.recompute_layers : 1;
+    s.train.recompute_num_layers = full_recompute_num_layers(c.recompute_layers);
   }
   const int n = c.pp * c.vpp, L = s.model.layers;
   if (c.own_layout) {
@@ -377,16 +405,10 @@ void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt) 
     p.stage_rule = "even";
     return;
   }
-  p.stage_layers.clear();
-  switch (layout_for(L, n, c.vpp)) {
-    case Layout::Even: p.stage_rule = "even"; break;
-    case Layout::FewerFirstLast: p.stage_rule = "fewer-first-last"; break;
-    case Layout::Spread:
-    case Layout::None:
-      p.stage_rule = "even";
-      p.stage_layers = spread_layers(L, n);
-      break;
-  }
+  // The rule's layout, as the ranking's stage_rule and stage_layers columns read it (plan_keys).
+  PlanKeys k = plan_keys(c, s);
+  p.stage_rule = k.stage_rule.empty() ? std::string("even") : k.stage_rule;  // (sizes stated: the rule is unused)
+  p.stage_layers = std::move(k.stage_layers);
 }
 
 Candidate candidate_of(const Scenario& s, const SearchOptions& opt) {
@@ -444,16 +466,11 @@ std::string describe_impl(const Candidate& c, const SearchOptions& opt, const Sc
   // plan's text had not said it, and estimate refused the plan without it (review of 2026-12-04).
   if (layout) {
     out += *layout;
-  } else if (c.own_layout) {
-    out += stage_layout_text(base.plan.stage_layers, "even");  // the scenario's own sizes (own_stage_layers)
   } else {
-    const int n = c.pp * c.vpp, L = base.model.layers;
-    switch (layout_for(L, n, c.vpp)) {
-      case Layout::Even: break;
-      case Layout::FewerFirstLast: out += stage_layout_text({}, "fewer-first-last"); break;
-      case Layout::Spread:
-      case Layout::None: out += stage_layout_text(spread_layers(L, n), "even"); break;
-    }
+    // The rule's layout, or the scenario's own sizes (own_stage_layers), as the ranking's
+    // stage_rule and stage_layers columns (plan_keys).
+    const PlanKeys k = plan_keys(c, base);
+    out += stage_layout_text(k.stage_layers, k.stage_rule);
   }
   // An MoE plan names its dispatcher and EP overlap as plan_text (estimate's `plan`) does, so a
   // row reads the same in plan's ranking and in estimate (apply_candidate's overlap rule).
@@ -1269,6 +1286,17 @@ SearchOutcome search(const Scenario& base, const SearchOptions& opt, const Estim
     const double ta = out.evals[a].step_time_s, tb = out.evals[b].step_time_s;
     return ta != tb ? ta < tb : a < b;
   });
+  // Times equal to a relative kSameStepTimeFraction are one time, ranked in enumeration order
+  // (docs/plan.md): two executions of one plan (1f1b and gpipe over one micro-batch) had differed
+  // by 2e-16 s of summation order and ranked by that (review of 2026-12-07). A comparator with a
+  // tolerance is no strict weak ordering, so the exact order is regrouped: each run of times within
+  // the tolerance of its first member is put in index order.
+  for (size_t a = 0; a < out.ranking.size();) {
+    size_t b = a + 1;
+    while (b < out.ranking.size() && same_step_time(out.evals[out.ranking[b]].step_time_s, out.evals[out.ranking[a]].step_time_s)) ++b;
+    std::sort(out.ranking.begin() + static_cast<std::ptrdiff_t>(a), out.ranking.begin() + static_cast<std::ptrdiff_t>(b));
+    a = b;
+  }
   return out;
 }
 
@@ -1295,7 +1323,15 @@ void add_plan_columns(Table& t) {
   t.add_str("tp_comm_overlap");
   t.add_str("recompute");
   t.add_str("recompute_modules");
+  // Full recompute's method and layer count and the stage layout, as the scenario keys
+  // training.recompute_method / recompute_num_layers and parallel.stage_rule / stage_layers
+  // (plan_keys; review of 2026-12-07: rc:full(block 28) and layers 10/11/11 were in the plan text
+  // only, so the columns named another plan).
+  t.add_str("recompute_method");
+  t.add_i64("recompute_num_layers");
   t.add_str("schedule");
+  t.add_str("stage_rule");
+  t.add_str("stage_layers");
   // The DP overlaps, which --vary-dp-overlap varies (rows had differed only in their plan text,
   // 2026-12-04 review).
   t.add_str("grad_reduce_overlap");
@@ -1308,7 +1344,14 @@ void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOp
   row.emplace_back(std::string(c.tp_comm_overlap ? "true" : "false"));
   row.emplace_back(to_string(static_cast<Recompute>(c.recompute)));
   row.emplace_back(recompute_modules_text(c.recompute_modules));
+  const PlanKeys k = plan_keys(c, base);
+  row.emplace_back(k.recompute_method);
+  row.emplace_back(int64_t{k.recompute_num_layers});
   row.emplace_back(c.pp > 1 ? opt.schedules[c.schedule] : std::string("none"));
+  row.emplace_back(k.stage_rule);
+  std::string layers;  // as the plan text writes them: "10/11/11"
+  for (size_t i = 0; i < k.stage_layers.size(); ++i) layers += (i ? "/" : "") + std::to_string(k.stage_layers[i]);
+  row.emplace_back(layers);
   row.emplace_back(std::string(c.overlap_grad_reduce ? "true" : "false"));
   row.emplace_back(std::string(c.overlap_param_gather ? "true" : "false"));
 }
@@ -1400,17 +1443,23 @@ std::string layer_and_batch_split_text(const Scenario& base, const SearchOptions
   const bool inter = contains(opt.stack.schedules, std::string("interleaved-1f1b")) && schedule_index(opt, "interleaved-1f1b") >= 0;
   const bool dualv = vpp == 2 && contains(opt.stack.schedules, std::string("dualpipev")) && schedule_index(opt, "dualpipev") >= 0;
   if (pp > 1 && vpp > 1 && (inter || dualv)) {
-    std::vector<int64_t> micros;
+    // The dp sizes named are those a micro-batch count comes from: with a fixed mb only those whose
+    // share it divides (review of 2026-12-07: `--fix mb=8` on a batch of 16 named dp 1, 2, 4, 8,
+    // where dp 4 and 8 leave shares of 4 and 2, which mb 8 does not divide).
+    std::vector<int64_t> micros, from;
     for (int64_t d : dps)
       for (int x : divisors(gb / d))
-        if ((mb == 0 || x == mb) && mb_allowed(x) && !contains(micros, gb / d / x)) micros.push_back(gb / d / x);
+        if ((mb == 0 || x == mb) && mb_allowed(x)) {
+          if (!contains(micros, gb / d / x)) micros.push_back(gb / d / x);
+          if (!contains(from, d)) from.push_back(d);
+        }
     std::sort(micros.begin(), micros.end());
     const bool any = std::any_of(micros.begin(), micros.end(), [&](int64_t k) { return (inter && k % pp == 0) || (dualv && k >= 2 * int64_t{pp}); });
     if (!any && !micros.empty())
       return fix + "pp=" + std::to_string(pp) + " with vpp=" + std::to_string(vpp) + ": " +
              (inter ? "the interleaved schedule runs a multiple of pp (" + std::to_string(pp) + ") micro-batches a step" : std::string()) +
              (inter && dualv ? ", and " : "") + (dualv ? "DualPipeV at least 2 pp (" + std::to_string(2 * pp) + ")" : std::string()) +
-             ", and the batch of " + std::to_string(gb) + " sequences / dp / mb gives " + comma_list(micros) + " (at " + dps_text +
+             ", and the batch of " + std::to_string(gb) + " sequences / dp / mb gives " + comma_list(micros) + " (at dp " + comma_list(from) +
              (mb > 0 ? ", mb " + std::to_string(mb) : std::string()) + ")";
   }
   // The expert-parallel group is drawn from the dp x tp x cp ranks of a stage (divided by etp):
@@ -1550,9 +1599,38 @@ std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt) {
         prod *= it->second;
         keys += (keys.empty() ? "" : " x ") + std::string(k) + " " + std::to_string(it->second);
       }
-    if (prod > 1 && base.num_gpus % prod != 0)
+    if (prod > 1 && base.num_gpus % prod != 0) {
       why = "the fixed " + keys + (keys.find(" x ") != std::string::npos ? " = " + std::to_string(prod) : std::string()) +
             " does not divide the " + std::to_string(base.num_gpus) + " GPUs";
+      // The values of each fixed key that would divide them, the other fixed degrees kept, and that
+      // pass that key's own rules (tp the heads, KV heads and a dense FFN's width; pp the layers; dp
+      // the batch; cp ring attention's): the message had given the rule and no value (review of
+      // 2026-12-07).
+      const bool dense_ffn = !m.all_layers_moe();
+      const int64_t seq = base.train.seq_len;
+      auto passes = [&](const std::string& k, int64_t d) {
+        if (k == "tp") return m.heads % d == 0 && (m.kv_heads <= 0 || m.kv_heads % d == 0) && (!dense_ffn || m.ffn_hidden % d == 0);
+        if (k == "pp") return d <= m.layers;
+        if (k == "dp") return base.train.global_batch % d == 0;
+        return d == 1 || (seq % (2 * d) == 0 && base.train.flash_attention &&
+                          !(m.sliding_window > 0 && static_cast<int64_t>(m.sliding_window) < seq));  // cp (check_plan)
+      };
+      std::string valid;
+      for (const char* k : {"tp", "pp", "dp", "cp"}) {
+        const int v = fixed_value(opt, k);
+        if (v <= 0) continue;
+        const int64_t others = prod / v;
+        if (base.num_gpus % others != 0) continue;  // no value of this key alone mends it
+        const int64_t left = base.num_gpus / others;
+        std::vector<int64_t> ok;
+        for (int d : plan::divisors(left))  // (the namespace's: the lambda above spells them out as text)
+          if (passes(k, d)) ok.push_back(d);
+        if (ok.empty()) continue;
+        valid += (valid.empty() ? "" : "; ") + std::string(k) + " " + comma_list(ok) +
+                 (others > 1 ? " (of the " + std::to_string(left) + " GPUs the other fixed degrees leave)" : std::string());
+      }
+      if (!valid.empty()) why += " (valid: " + valid + ")";
+    }
   }
   // 2 x cp dividing the sequence (load-balanced ring attention), once the fixed product divides
   // the GPUs (review of 2026-12-07: `--fix cp=3` on 24 GPUs read as the generic list).
@@ -1697,7 +1775,7 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     row.emplace_back(e.mfu_fraction);
     row.emplace_back(e.memory_bytes);
     row.emplace_back(base.accelerator.memory_bytes.value - e.memory_bytes);
-    row.emplace_back(e.step_time_s / best - 1);
+    row.emplace_back(same_step_time(e.step_time_s, best) ? 0.0 : e.step_time_s / best - 1);  // (the best's own time: no -2e-16)
     t.add_row(row);
   }
 
@@ -1708,12 +1786,17 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       apply_candidate(s, out.candidates[idx], opt);
       return est.run(ir::lower(s));
     };
-    // The runner-up is the fastest plan with a different step time: plans with exactly the
-    // winner's time differ only where the time model does not look (memory: ZeRO 1 against 2).
+    // The runner-up is the fastest plan with a different step time: plans with the winner's time
+    // differ only where the time model does not look (memory: ZeRO 1 against 2). The same time is
+    // the same to kSameStepTimeFraction (same_step_time), as the ranking groups them: an exact ==
+    // had counted 1f1b and gpipe over one micro-batch, 2.2e-16 s apart, as two times and reported
+    // the winner 2.22e-16 faster (review of 2026-12-07).
     const uint32_t wi = out.ranking[0];
     size_t same = 1;
-    while (same < out.ranking.size() && out.evals[out.ranking[same]].step_time_s == out.evals[wi].step_time_s) ++same;
-    const uint32_t ri = out.ranking[same < out.ranking.size() ? same : 1];
+    while (same < out.ranking.size() && same_step_time(out.evals[out.ranking[same]].step_time_s, out.evals[wi].step_time_s)) ++same;
+    // Every ranked plan takes the winner's time: the runner-up is the second, a tie, and said so.
+    const bool all_tie = same == out.ranking.size();
+    const uint32_t ri = out.ranking[all_tie ? 1 : same];
     r.set("plans_with_best_step_time_count", static_cast<int64_t>(same));
     const StepEstimate a = full(wi), b = full(ri);
     // An unbalanced pipeline shows up as the critical rank's bubble: name the stage it waits on,
@@ -1752,9 +1835,11 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
     for (const auto& it : items)
       if (it.cat != "total" && std::round((it.b - it.a) * 1e4) != 0) order.push_back(&it);  // (zeros were listed as "largest")
     std::stable_sort(order.begin(), order.end(), [](const Item* x, const Item* y) { return std::fabs(x->b - x->a) > std::fabs(y->b - y->a); });
-    const double gap = b.step_time_s / a.step_time_s - 1;
-    std::string why = "winner (" + describe(out.candidates[wi], opt, base) + ") is " + format_double(std::round(gap * 1e4) / 1e2) +
-                      "% faster than the runner-up (" + describe(out.candidates[ri], opt, base) + ")";
+    const double gap = all_tie ? 0.0 : b.step_time_s / a.step_time_s - 1;
+    std::string why = all_tie ? "every ranked plan takes the winner's step time: the winner (" + describe(out.candidates[wi], opt, base) +
+                                    ") and the runner-up (" + describe(out.candidates[ri], opt, base) + ") tie, ranked in enumeration order"
+                              : "winner (" + describe(out.candidates[wi], opt, base) + ") is " + format_double(std::round(gap * 1e4) / 1e2) +
+                                    "% faster than the runner-up (" + describe(out.candidates[ri], opt, base) + ")";
     if (!order.empty()) {
       why += "; largest differences:";
       for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k) {
@@ -1764,14 +1849,17 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       }
     }
     if (same > 1)
-      why += " (" + std::to_string(same) + " plans share the winner's step time exactly: equivalent layouts, e.g. dp x micro-batch "
+      why += " (" + std::to_string(same) + " plans share the winner's step time, to a relative 1e-12: equivalent layouts, e.g. dp x micro-batch "
              "against cp, or ZeRO stages that move the same bytes; see their memory)";
-    if (gap < tie_fraction)
+    if (all_tie) {
+      // (said above: no margin to weigh)
+    } else if (gap < tie_fraction) {
       why += ". The difference is below the tie fraction (" + fixed3(tie_fraction * 100) + "%, " + tie_basis +
              "): treat them as a tie";
-    else if (moe_median_abs_pct > 0 && gap * 100 < moe_median_abs_pct)
+    } else if (moe_median_abs_pct > 0 && gap * 100 < moe_median_abs_pct) {
       why += ". The difference is below the MoE validation rows' median error (" + fixed3(moe_median_abs_pct) +
              "%): for this MoE model treat them as a tie";
+    }
     r.set("winner_vs_runner_up_fraction", gap);
     r.notes.push_back(why);
   }
@@ -1930,21 +2018,41 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
                         ": plans without a data-parallel group are listed as ZeRO 0, which every stage is for them (nothing to shard over)");
   }
   // A fixed SP, TP overlap or vpp that does nothing for some ranked plans (idle_fix): said, as the
-  // ZeRO stage is, so that a tp 1 plan under `--fix sp=true` does not read as the fix ignored.
+  // ZeRO stage is, so that a tp 1 plan under `--fix sp=true` does not read as the fix ignored. So
+  // is a DP overlap fixed off where it does nothing, which the enumeration lists on (its canonical
+  // form): the gradient overlap without a data-parallel group, the gather overlap without one or at
+  // ZeRO 0 (review of 2026-12-07: `--fix grad_reduce_overlap=false` gave rows that all read true,
+  // without a word).
   {
     const std::string fix = opt.python_names ? "fix " : "--fix ";
     const struct {
       const char* key;
       const char* where;
-    } idle[] = {{"sp", "plans without tensor parallelism (tp 1) are listed without sequence parallelism, which does nothing there (no TP group to split the sequence over)"},
-                {"tp_overlap", "plans without tensor parallelism (tp 1) are listed without TP communication overlap, which does nothing there (no TP communication to overlap)"},
-                {"vpp", "plans without a pipeline (pp 1) are listed as vpp 1: there every vpp is the same plan (one stage holds every layer)"}};
-    for (const auto& [key, where] : idle) {
+      int canonical;  // the value such plans are listed with
+    } idle[] = {{"sp", "plans without tensor parallelism (tp 1) are listed without sequence parallelism, which does nothing there (no TP group to split the sequence over)", 0},
+                {"tp_overlap", "plans without tensor parallelism (tp 1) are listed without TP communication overlap, which does nothing there (no TP communication to overlap)", 0},
+                {"vpp", "plans without a pipeline (pp 1) are listed as vpp 1: there every vpp is the same plan (one stage holds every layer)", 1},
+                {"grad_reduce_overlap",
+                 "plans without a data-parallel group (dp x cp 1, and for experts no expert data-parallel group of more than one rank) are "
+                 "listed with gradient-reduce overlap on (grad_reduce_overlap true), which does nothing there (no data-parallel gradient "
+                 "reduction to overlap)", 1},
+                {"param_gather_overlap",
+                 "plans at ZeRO 0 or without a data-parallel group are listed with parameter-gather overlap on (param_gather_overlap true), "
+                 "which does nothing there (ZeRO 0 keeps every parameter whole and gathers none; without a data-parallel group nothing is "
+                 "sharded)", 1}};
+    for (const auto& [key, where, canonical] : idle) {
       const int v = fixed_value(opt, key);
-      if (v < 0 || (std::string(key) == "vpp" ? v == 1 : v == 0)) continue;  // the canonical form itself
+      if (v < 0 || v == canonical) continue;  // the canonical form itself
+      const std::string k = key;
       bool shown = false;
-      for (uint32_t k : out.ranking) shown = shown || idle_fix(key, out.candidates[k].tp, out.candidates[k].pp);
-      if (shown) r.notes.push_back(fix + key + "=" + fix_value_text(key, v) + ": " + where);
+      for (uint32_t i : out.ranking) {
+        const Candidate& c = out.candidates[i];
+        // A DP overlap fixed off reads on only where it does nothing (enumerate_plans' idle_bits).
+        shown = shown || (k == "grad_reduce_overlap"    ? c.overlap_grad_reduce
+                          : k == "param_gather_overlap" ? c.overlap_param_gather
+                                                        : idle_fix(k, c.tp, c.pp));
+      }
+      if (shown) r.notes.push_back(fix + k + "=" + fix_value_text(k, v) + ": " + where);
     }
   }
   // cp > 1 left out of the search for want of flash attention, where it would otherwise have been

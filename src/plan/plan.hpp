@@ -14,6 +14,8 @@
 // states scale with the ZeRO shard and activations linearly with the micro-batch. A plan is
 // pruned only when that figure exceeds the usable capacity; plans that pass are estimated and
 // the estimator's own memory figure decides (tests check the two agree).
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -31,6 +33,12 @@ namespace sextant::plan {
 // The median absolute error of `estimate` against the published step times
 // (docs/validation.md, "all rows, fitted constants"). Differences below it are ties.
 inline constexpr double kValidatedMedianAbsErrorFraction = 0.0405;  // 4.05% (2026-12-06, session 53: pipeline end stages pay only their own sends); tests/validate/test_fidelity.cpp holds it to the measured median
+
+// Step times closer than this fraction of the time are the same time: the ranking orders them by
+// enumeration index and counts them as one (plans_with_best_step_time_count). Summation order alone
+// had parted two identical executions by 2.2e-16 (review of 2026-12-07).
+inline constexpr double kSameStepTimeFraction = 1e-12;
+inline bool same_step_time(double a, double b) { return std::fabs(a - b) <= kSameStepTimeFraction * std::max(std::fabs(a), std::fabs(b)); }
 
 // One candidate plan, compact (the search holds hundreds of thousands).
 struct Candidate {
@@ -156,6 +164,21 @@ struct SearchOutcome {
 // candidate with own_layout keeps s's own parallel.stage_layers, so s must be the scenario the
 // search was given or a copy of it (an Error otherwise: sizes that do not fit c's pp x vpp).
 void apply_candidate(Scenario& s, const Candidate& c, const SearchOptions& opt);
+// The scenario keys of a candidate that its degrees and switches do not spell out, as
+// apply_candidate sets them: training.recompute_method and recompute_num_layers (full recompute
+// only: "" and 0 otherwise), parallel.stage_rule and parallel.stage_layers, one of the two as a
+// scenario states them (the rule "" where sizes are given; the sizes empty where the rule lays the
+// stages out). The ranking table's columns of the same names (review of 2026-12-07: its
+// columns read recompute=full for rc:full(block 28) and nothing of layers 10/11/11, so a row did
+// not map back to its scenario). base: the scenario searched (a candidate with own_layout takes
+// its parallel.stage_layers).
+struct PlanKeys {
+  std::string recompute_method;
+  int recompute_num_layers = 0;
+  std::string stage_rule;
+  std::vector<int> stage_layers;
+};
+PlanKeys plan_keys(const Candidate& c, const Scenario& base);
 // The scenario's own stage sizes (parallel.stage_layers) where the search lays the virtual stages
 // of pp and vpp out with them (Candidate::own_layout): at the scenario's own pp and vpp, for a valid
 // plan whose sizes differ from the search's rule; empty otherwise.

@@ -491,6 +491,33 @@ TEST(PlanResult, RanksOwnPlanAndExplainsWinner) {
   }
 }
 
+// Question (review of 2026-12-07): are step times equal to a relative 1e-12 one time, ranked in
+// enumeration order and counted as one? 1f1b and gpipe over one micro-batch are one execution,
+// 2.2e-16 s apart by summation order: the later-enumerated 1f1b (--schedules gpipe,1f1b) had ranked
+// first, plans_with_best_step_time_count read 1 and winner_vs_runner_up_fraction 2.22e-16.
+TEST(PlanResult, NearTiesAreOneStepTimeInEnumerationOrder) {
+  Scenario s = llama8b_8(4096);
+  s.train.global_batch = 1;
+  s.train.micro_batch = 1;
+  SearchOptions o;
+  o.schedules = {"gpipe", "1f1b"};
+  parse_fix("pp=8", o);
+  const Estimator est;
+  const SearchOutcome out = search(s, o, est);
+  ASSERT_EQ(out.ranking.size(), 2u);
+  EXPECT_LT(out.ranking[0], out.ranking[1]);
+  EXPECT_EQ(o.schedules[out.candidates[out.ranking[0]].schedule], "gpipe");
+  EXPECT_TRUE(same_step_time(out.evals[out.ranking[0]].step_time_s, out.evals[out.ranking[1]].step_time_s));
+  const Result r = plan_result(s, o, est, out, false);
+  EXPECT_EQ(r.number("plans_with_best_step_time_count"), 2);
+  EXPECT_EQ(r.number("winner_vs_runner_up_fraction"), 0.0);
+  const auto& slower = r.table("ranking")->column("slower_than_best_fraction").f64;
+  ASSERT_EQ(slower.size(), 2u);
+  EXPECT_EQ(slower[0], 0.0);
+  EXPECT_EQ(slower[1], 0.0);
+  EXPECT_TRUE(has_note(r, "every ranked plan takes the winner's step time")) << r.notes.size();
+}
+
 // dualpipev, when --schedules lists it: searched at vpp 2 (needing 2 pp micro-batches, not pp | m),
 // its memory by the search's model equal to estimate's (the V puts embedding and head on rank 0),
 // and its lowering never shared with an interleaved plan's.
