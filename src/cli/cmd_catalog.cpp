@@ -6,6 +6,7 @@
 #include "core/paths.hpp"
 #include "core/yaml_reader.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 
@@ -83,54 +84,70 @@ bool is_accelerator_file(const std::string& name) {
   return false;
 }
 
-// A system, network or framework catalog file given by path: `catalog show` reads those kinds by
-// id from a catalog folder, so the error lists the file's ids and how to show one. Until
-// 2026-12-07 (review) such a file went to the model reader: "holds systems, not models", which
-// told the user to name a model. Returns normally where the file is not one of those kinds.
+// A system, network or framework catalog file given by path (FILE, or FILE#ID): `catalog show`
+// reads those kinds by id from a catalog folder. FILE#ID of the catalog's own file returns ID, to
+// be shown as `catalog show ID`; otherwise the error lists the file's ids and how to show one.
+// Until 2026-12-07 (review) such a file went to the model reader: "holds systems, not models",
+// which told the user to name a model. Returns "" where the name is not such a file.
 namespace {
-void refuse_other_kind_file(const Catalog& cat, const std::string& name) {
+std::string other_kind_file_id(const Catalog& cat, const std::string& name) {
   std::error_code ec;
-  if (!fs::is_regular_file(name, ec)) return;
-  std::string ext = fs::path(name).extension().string();
+  std::string file = name, want;
+  if (!fs::is_regular_file(file, ec) && name.rfind('#') != std::string::npos) {
+    file = name.substr(0, name.rfind('#'));
+    want = name.substr(name.rfind('#') + 1);
+  }
+  if (!fs::is_regular_file(file, ec)) return "";
+  std::string ext = fs::path(file).extension().string();
   for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (ext != ".yaml" && ext != ".yml") return;
+  if (ext != ".yaml" && ext != ".yml") return "";
   std::string kind;
   std::vector<std::string> ids;
   try {
-    const YamlMap m = YamlMap::load_file(name);
+    const YamlMap m = YamlMap::load_file(file);
     if (!m.has("entries")) {
       kind = guess_entry_kind(m.keys()).kind;
       if (m.has("id")) ids.push_back(m.str("id"));
     } else {
       for (const auto& e : m.map_list("entries")) {
         const std::string k = guess_entry_kind(e.keys()).kind;
-        if (k.empty() || (!kind.empty() && k != kind)) return;  // mixed or unknown: left to the readers
+        if (k.empty() || (!kind.empty() && k != kind)) return "";  // mixed or unknown: left to the readers
         kind = k;
         if (e.has("id")) ids.push_back(e.str("id"));
       }
     }
   } catch (const Error&) {
-    return;  // not readable as a catalog file: the model reader's error names the problem
+    return "";  // not readable as a catalog file: the model reader's error names the problem
   }
-  if (kind != "system" && kind != "network" && kind != "framework") return;
+  if (kind != "system" && kind != "network" && kind != "framework") return "";
+  auto in_catalog = [&](const std::string& id) {
+    return kind == "system" ? cat.has_system(id) : kind == "network" ? cat.has_network(id) : cat.has_framework(id);
+  };
+  // The catalog's own file: its entries are the catalog's.
+  const bool own_file = fs::equivalent(fs::path(file).parent_path(), fs::path(cat.dir()) / (kind + "s"), ec);
+  const bool listed_id = std::find(ids.begin(), ids.end(), want) != ids.end();
+  if (!want.empty() && own_file && listed_id && in_catalog(want)) return want;
   std::string listed, known;
   for (const auto& id : ids) {
     listed += (listed.empty() ? "" : ", ") + id;
-    const bool in_catalog = kind == "system" ? cat.has_system(id) : kind == "network" ? cat.has_network(id) : cat.has_framework(id);
-    if (in_catalog && known.empty()) known = id;
+    if (own_file && in_catalog(id) && known.empty()) known = id;
   }
-  throw Error(SourceLocation{name, 0, 0, ""},
+  if (!want.empty() && !listed_id)
+    throw Error(SourceLocation{file, 0, 0, want}, "no " + kind + " of that id in the file", valid_choices_hint(want, ids));
+  throw Error(SourceLocation{file, 0, 0, ""},
               "holds " + kind + "s" + (listed.empty() ? std::string() : " (" + listed + ")") + ": catalog show reads " + kind +
-                  "s by id, from the catalog folder",
-              known.empty() ? "a catalog folder holds it under " + kind + "s/ (as data/catalog/" + kind + "s/): sextant catalog show " +
-                                  (ids.empty() ? std::string("ID") : ids.front()) + " --catalog FOLDER"
-                            : "sextant catalog show " + known + "; ids of another catalog folder: --catalog FOLDER");
+                  "s by id, from a catalog folder",
+              known.empty() ? "to show an entry of your own, copy the catalog folder (cp -r " + cat.dir() + " F), add it to F/" + kind +
+                                  "s/ as a catalog file (its entries under entries:, with the keys docs/catalog.md lists) and run "
+                                  "sextant catalog show " + (ids.empty() ? std::string("ID") : ids.front()) + " --catalog F"
+                            : "sextant catalog show " + known);
 }
 }  // namespace
 
 Result catalog_show(const Catalog& cat, const std::string& name) {
   Result r;
   r.command = "catalog show";
+  if (const std::string id = other_kind_file_id(cat, name); !id.empty()) return catalog_show(cat, id);
   if (cat.has_accelerator(name) || is_accelerator_file(name)) {
     const Accelerator a = cat.has_accelerator(name) ? cat.accelerator(name) : load_accelerator_ref(cat, name, SourceLocation{});
     r.set("kind", std::string("accelerator"));
@@ -268,7 +285,7 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
                {"pipeline_zero_stages", &k.pipeline_zero_stages}, {"schedules", &k.schedules}})
         t.add_row({std::string("capabilities.") + key, p->value.empty() ? std::string("(none)") : p->value, p->source});
     }
-  } else if (cat.has_model(name) || (refuse_other_kind_file(cat, name), is_model_file(name))) {
+  } else if (cat.has_model(name) || is_model_file(name)) {
     // A catalog id, or a Hugging Face config.json / model YAML given by path.
     const ModelConfig m = cat.has_model(name) ? cat.model(name) : load_model_ref(cat, name, SourceLocation{});
     r.set("kind", std::string("model"));

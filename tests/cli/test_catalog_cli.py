@@ -302,8 +302,20 @@ with tempfile.TemporaryDirectory() as d:
     with open(lone, "w") as f:
         f.write("id: my-sys\nname: x\naccelerator: h100-sxm-80gb\ngpus_per_node: 8\n")
     p = show(lone)
-    check(p.returncode != 0 and "holds systems (my-sys)" in p.stderr and "catalog show my-sys --catalog FOLDER" in p.stderr,
+    check(p.returncode != 0 and "holds systems (my-sys)" in p.stderr and "catalog show my-sys --catalog F" in p.stderr,
           f"lone system file: {p.stderr.strip()}")
+# FILE#ID of the catalog's own system, network or framework file shows that entry, as its id does;
+# an id the file lacks is named with the file's ids.
+for ref, kind, eid in [(sys_file + "#dgx-h100", "system", "dgx-h100"),
+                       (os.path.join(ROOT, "data", "catalog", "networks", "nvlink.yaml") + "#nvlink4", "network", "nvlink4"),
+                       (os.path.join(ROOT, "data", "catalog", "frameworks", "frameworks.yaml") + "#megatron-core", "framework", "megatron-core")]:
+    p = show(ref)
+    check(p.returncode == 0, f"catalog show {ref}: {p.stderr.strip()}")
+    if p.returncode == 0:
+        sc = json.loads(p.stdout)["scalars"]
+        check(sc.get("kind") == kind and sc.get("id") == eid, f"catalog show {ref}: {sc.get('kind')} {sc.get('id')}")
+p = show(sys_file + "#dgx-h10")
+check(p.returncode != 0 and "no system of that id in the file" in p.stderr and "did you mean 'dgx-h100'" in p.stderr, f"FILE#bad id: {p.stderr.strip()}")
 
 if failures:
     print("FAIL:\n  " + "\n  ".join(failures))
