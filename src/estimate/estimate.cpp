@@ -976,6 +976,15 @@ struct ChunkedOverlap {
       t0 = t1;
     }
   }
+  // Interleaving: the p chunk-c passes that follow (precede) a later (earlier) chunk's last
+  // backward (first forward) on the rank are paced by the pipeline, each as long as the slowest
+  // rank's chunk-c pass (the rank waits for the others' between its own); null: the rank's own.
+  // Until 2026-12-07 (review) the rank's own: Llama 3 8B at pp 4, vpp 2 on stage_layers [1, 5, 5,
+  // 5, 5, 5, 5, 1] with ZeRO-0 hid rank 0's 5-layer chunk's reduction behind four 1-layer passes,
+  // where the cooldown waits four 5-layer passes for the other ranks: estimate 1.6236 s with rank 0
+  // critical against simulate's 1.5592 s with rank 1.
+  const double* cooldown_chunk_s = nullptr;
+  const double* warmup_chunk_s = nullptr;
   // Where the schedule's order is timed (DualPipeV): lead[c], the time from chunk c's last
   // gradient pass to the rank's end, in place of interleaving's c p chunk passes (p = 0 had given
   // every chunk none: DualPipeV with ZeRO-0/1 read 3-5% slow against simulate, 2026-12-04).
@@ -994,7 +1003,7 @@ struct ChunkedOverlap {
       const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
       // chunk c's last backward: the p backwards of each chunk c-1 .. 0 follow it (interleaving)
       const double start = -(lead ? lead[c] : after) - pass_s;
-      after += p * pass_s;
+      after += p * (cooldown_chunk_s ? cooldown_chunk_s[c] : pass_s);
       const double share = sync_s * frac, rest = sync_s * prefix;        // chunks c, c-1, .., 0 follow
       segments(c, first, true, [&](double f0, double f1, double t0, double t1) {
         // Buckets k with f0 < k/n <= f1 go out in this block, at the time k/n is released.
@@ -1026,7 +1035,7 @@ struct ChunkedOverlap {
       const int n = std::max(1, static_cast<int>(std::round(nb * frac)));
       // chunk c's first forward starts: after the p forwards of each chunk 0 .. c-1 (interleaving)
       const double need = need_at ? need_at[c] : need_offset + before;
-      before += p * pass_s;
+      before += p * (warmup_chunk_s ? warmup_chunk_s[c] : pass_s);
       segments(c, first, false, [&](double f0, double f1, double t0, double t1) {
         // Buckets k with f0 <= (k-1)/n < f1 are first needed in this block.
         const int lo = static_cast<int>(std::ceil(f0 * n - 1e-9)) + 1;
@@ -1993,6 +2002,19 @@ StepEstimate Estimator::run(const Workload& w) const {
   double order_gather_late = -1;  // < 0: not a pipeline with overlapped gathers
   std::vector<double> gather_own;
   const bool interleaved = w.schedule == "interleaved-1f1b";
+  // Interleaving's chunk passes paced by the slowest rank (ChunkedOverlap::cooldown_chunk_s).
+  std::vector<double> paced_forward_s, paced_backward_s;
+  if (interleaved && p > 1 && times.chunk_forward_s.size() == static_cast<size_t>(p) * v &&
+      times.chunk_backward_s.size() == static_cast<size_t>(p) * v) {
+    paced_forward_s.assign(static_cast<size_t>(v), 0.0);
+    paced_backward_s.assign(static_cast<size_t>(v), 0.0);
+    for (int r = 0; r < p; ++r)
+      for (int cc = 0; cc < v; ++cc) {
+        const size_t k = static_cast<size_t>(r) * v + static_cast<size_t>(cc);
+        paced_forward_s[static_cast<size_t>(cc)] = std::max(paced_forward_s[static_cast<size_t>(cc)], times.chunk_forward_s[k]);
+        paced_backward_s[static_cast<size_t>(cc)] = std::max(paced_backward_s[static_cast<size_t>(cc)], times.chunk_backward_s[k]);
+      }
+  }
   if (s.plan.overlap_param_gather && p > 1 && v <= kMaxLeadChunks) {
     const bool timed = !interleaved && chunk_fwd_starts.size() == static_cast<size_t>(p) * v;
     const bool chain = v == 1 || interleaved;
@@ -2009,6 +2031,7 @@ StepEstimate Estimator::run(const Workload& w) const {
       const double gather = step_traffic_s(c, sw, w.stages[r], sw.param_gather, false, &gather_serial) + gather_serial;
       if (!(gather > 0)) continue;
       ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, interleaved ? p : 0, std::max(1, sw.grad_buckets));
+      if (interleaved && !paced_forward_s.empty()) overlap.warmup_chunk_s = paced_forward_s.data();
       double need[kMaxLeadChunks];
       bool known = timed;
       for (int cc = 0; timed && cc < v; ++cc) {
@@ -2088,6 +2111,10 @@ StepEstimate Estimator::run(const Workload& w) const {
     const int nb = std::max(1, sw.grad_buckets);
     // Chunks after (before) a chunk's last backward (first forward): interleaving only.
     ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, w.schedule == "interleaved-1f1b" ? p : 0, nb);
+    if (interleaved && !paced_backward_s.empty()) {
+      overlap.cooldown_chunk_s = paced_backward_s.data();
+      overlap.warmup_chunk_s = paced_forward_s.data();
+    }
     double lead[kMaxLeadChunks];
     if (v > 1 && v <= kMaxLeadChunks && w.schedule != "interleaved-1f1b" && chunk_grad_ends.size() == static_cast<size_t>(p) * v) {
       for (int cc = 0; cc < v; ++cc)
