@@ -1172,6 +1172,68 @@ Result run_study_estimate(const StudySpec& s, const std::string& study_name, con
 // Token counts: at least 1, and far beyond any context or batch refused: their products (batch x
 // prompt, prompt + output) are int64 and had wrapped to negative speeds and energies (2026-12-04
 // review). Checked before a study's limits, whose advice would name an impossible batch.
+// How many speculative decode steps a request expects to start at each decode offset (its KV
+// holding prompt + offset tokens), over runs of consecutive offsets: `steps` is a run's expected
+// steps, `toward_last` that sum weighted by (offset - first) / (last - first), so a run's expected
+// time is steps x (first step's time) + toward_last x (last's - first's), exact where a step's cost
+// is linear in its context. Serve's rule (Instance::complete): a step yields X tokens, 1 + the draft
+// tokens accepted until the first rejection (P(X = x) = a^(x-1) (1 - a) for x <= k, a^k for
+// x = k + 1: the bonus token counts), capped at what the request still needs, and the next step
+// starts X tokens on. A step starts at offset c with probability p(c) = sum_x P(X = x) p(c - x),
+// p(0) = 1, for c below the output - 1 tokens the steps decode (the cap touches the last step
+// only). p tends to 1 / E[X]: past `kExactOffsets`, or once k + 1 consecutive offsets are within
+// 1e-12 of it (every later p is their weighted mean), it is taken as 1 / E[X]. Before 2026-12-07
+// estimate divided every step by E[X] = 2.77 (k = 4, a = 0.7), a request's last step yielding only
+// the tokens it still needs left out: 2 output tokens read TPOT 8.37 ms where serve's lone request
+// pays its one whole step, 23.2 ms (review).
+struct SpeculativeRunWeights {
+  double steps = 0;
+  double toward_last = 0;
+};
+static std::vector<SpeculativeRunWeights> speculative_run_weights(const std::vector<std::pair<int64_t, int64_t>>& runs, int k,
+                                                                  double acceptance) {
+  const double a = std::clamp(acceptance, 0.0, 1.0);
+  const double a_k = std::pow(a, k);
+  const double mean_tokens = a >= 1 ? k + 1.0 : (1.0 - std::pow(a, k + 1)) / (1.0 - a);
+  const double tail_p = 1.0 / mean_tokens;
+  constexpr int64_t kExactOffsets = int64_t{1} << 20;
+  // p of the last k + 2 offsets (p(c - k) and p(c - k - 1) are read), and
+  // s = sum_{x=1..k} a^(x-1) p(c - x), carried from offset to offset.
+  // (An offset of at most the runs' last reads no p(c - k) when k is beyond it.)
+  const int64_t last_offset = runs.empty() ? 0 : std::min(runs.back().second, kExactOffsets);
+  std::vector<double> ring(static_cast<size_t>(std::min<int64_t>(int64_t{k} + 2, last_offset + 2)), 0.0);
+  const int64_t ring_n = static_cast<int64_t>(ring.size());
+  auto past = [&](int64_t c) { return c < 0 ? 0.0 : ring[static_cast<size_t>(c % ring_n)]; };
+  double s = 0;
+  int64_t streak = 0, c = 0;
+  bool converged = false;
+  std::vector<SpeculativeRunWeights> out;
+  for (const auto& [first, last] : runs) {
+    SpeculativeRunWeights w;
+    const double span = last > first ? static_cast<double>(last - first) : 1.0;
+    for (; c <= last && !converged; ++c) {
+      double p = 1.0;
+      if (c > 0) {
+        s = past(c - 1) + a * s - a_k * past(c - 1 - k);  // from s(c - 1) to s(c)
+        p = (1.0 - a) * s + a_k * past(c - 1 - k);
+      }
+      ring[static_cast<size_t>(c % ring_n)] = p;
+      w.steps += p;
+      w.toward_last += p * static_cast<double>(c - first) / span;
+      streak = std::fabs(p * mean_tokens - 1.0) < 1e-12 ? streak + 1 : 0;
+      converged = streak > k || c + 1 >= kExactOffsets;
+    }
+    if (c <= last) {  // the rest of the run at 1 / E[X]: offsets c .. last
+      const double n = static_cast<double>(last - c + 1);
+      w.steps += n * tail_p;
+      w.toward_last += tail_p * n * (0.5 * static_cast<double>(c + last) - static_cast<double>(first)) / span;
+      c = last + 1;
+    }
+    out.push_back(w);
+  }
+  return out;
+}
+
 static void check_token_counts(int64_t prompt, int64_t output, int64_t batch) {
   for (const auto& [name, v] : {std::pair<const char*, int64_t>{"--prompt", prompt}, {"--output", output}, {"--batch", batch}})
     if (v < 1) throw Error(SourceLocation{"", 0, 0, name}, "must be >= 1, got " + std::to_string(v));
@@ -1426,7 +1488,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   auto held_s = [&](const IterationCost& c) { return in_flight > 1 ? c.pipeline_period_s(in_flight) : c.total_s; };
   // With a draft, a decode step is serve's (Instance::start): k draft passes on the host's path,
   // then the target's pass verifying k + 1 tokens per sequence; draws until the first rejection
-  // emit (1 - a^(k+1)) / (1 - a) tokens per sequence in expectation. Each prefill pass adds the
+  // emit (1 - a^(k+1)) / (1 - a) tokens per sequence in expectation (per_step), a request's last
+  // step only those it still needs (the steps' time: speculative_run_weights). Each prefill pass adds the
   // draft's own prefill pass of its chunks. A step's busy time (for energy) is each model's larger
   // of compute and memory, at most the step's time.
   const int k = draft ? speculative.draft_tokens : 0;
@@ -1528,15 +1591,29 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   // (review).
   const int64_t decode_steps = std::max<int64_t>(0, output - 1);
   const int64_t last_decode_context = prompt + decode_steps - 1;
+  // With a draft the request's steps are fewer than its tokens: dec_sum is their expected time,
+  // each run's steps weighted by how many the request expects to start there
+  // (speculative_run_weights, serve's rule, its last step yielding only the tokens it still needs;
+  // review of 2026-12-07).
   double dec_sum = 0, dec_held_sum = 0;
   const int64_t runs = std::min<int64_t>(decode_steps, 16);
-  for (int64_t j = 0; j < runs && decodes; ++j) {
-    const int64_t first = prompt + j * decode_steps / runs, last = prompt + (j + 1) * decode_steps / runs - 1;
+  std::vector<std::pair<int64_t, int64_t>> run_offsets;
+  for (int64_t j = 0; j < runs && decodes; ++j) run_offsets.emplace_back(j * decode_steps / runs, (j + 1) * decode_steps / runs - 1);
+  const std::vector<SpeculativeRunWeights> spec_weights =
+      draft && decodes ? speculative_run_weights(run_offsets, k, acc) : std::vector<SpeculativeRunWeights>{};
+  for (size_t j = 0; j < run_offsets.size(); ++j) {
+    const int64_t first = prompt + run_offsets[j].first, last = prompt + run_offsets[j].second;
     const Step a = decode_step(static_cast<double>(first));
     const Step b = last == first ? a : decode_step(static_cast<double>(last));
-    const double count = static_cast<double>(last - first + 1);
-    dec_sum += count * 0.5 * (a.cost.total_s + b.cost.total_s) / per_step;
-    dec_held_sum += count * 0.5 * (a.held_s + b.held_s) / per_step;
+    if (draft) {
+      const SpeculativeRunWeights& w = spec_weights[j];
+      dec_sum += w.steps * a.cost.total_s + w.toward_last * (b.cost.total_s - a.cost.total_s);
+      dec_held_sum += w.steps * a.held_s + w.toward_last * (b.held_s - a.held_s);
+    } else {
+      const double count = static_cast<double>(last - first + 1);
+      dec_sum += count * 0.5 * (a.cost.total_s + b.cost.total_s);
+      dec_held_sum += count * 0.5 * (a.held_s + b.held_s);
+    }
   }
   const double steps = static_cast<double>(std::max<int64_t>(1, decode_steps));
   const double tpot = decodes ? dec_sum / steps : std::nan(""), tpot_held = decodes ? dec_held_sum / steps : std::nan("");
@@ -1588,7 +1665,8 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
                       " tokens per step, each accepted with probability " + format_double(acc) + " until the first rejection, " +
                       format_double(std::round(per_step * 1000) / 1000) + " tokens per sequence per step in expectation; a step is " +
                       std::to_string(k) + " draft passes and one pass of " + d.model.id + " verifying " + std::to_string(k + 1) +
-                      " tokens per sequence, and time_per_output_token_s is its time over those tokens (as serve runs it). The "
+                      " tokens per sequence; time_per_output_token_s is the request's expected steps' time over its output - 1 "
+                      "tokens, a request's last step yielding only the tokens it still needs (as serve runs it). The "
                       "prefill includes the draft's own pass, the memory fit its weights and its cache. decode_bandwidth_floor_s "
                       "and the iterations table are the target's passes alone");
   }
