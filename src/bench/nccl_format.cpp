@@ -64,6 +64,11 @@ std::optional<int64_t> whole_in_range(const std::string& s, int64_t lo) {
     return std::nullopt;
   return static_cast<int64_t>(d);
 }
+
+// A time column that is a duration: finite and > 0. Another (0, negative, inf, nan) gives the
+// row's printed bandwidth instead; an infinite time had been taken as one and stored a bandwidth
+// of 0 B/s (2026-12-07 review).
+bool nccl_time_is_duration(double time_us) { return std::isfinite(time_us) && time_us > 0; }
 }  // namespace
 
 std::string nccl_collective_from_name(const std::string& text) {
@@ -209,12 +214,32 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
       else if (c == "#wrong" || c == "error" || c == "#") { (seen_wrong++ ? r.ip_wrong : r.oop_wrong) = v; }
     }
     r.has_in_place = seen_time > 1;
-    for (const double time_us : {r.oop_time_us, r.has_in_place ? r.ip_time_us : 1.0})
-      if (seen_time > 0 && !(time_us > 0)) {
-        log.diagnostics.push_back(fmt::format("line {}: a time of {} us is not a duration: the row's printed bandwidth is stored instead",
-                                              lineno, time_us));
-        break;
-      }
+    if (r.collective == "pingpong") {
+      // The time is the sample (a latency), with no printed value to take its place: one that is
+      // no time is refused at its line (2026-12-07 review: it failed at the store, by case only).
+      if (seen_time > 0 && !(nccl_time_is_duration(r.oop_time_us) || r.oop_time_us == 0))
+        throw Error(SourceLocation{file, lineno, 0, "time"}, fmt::format("a one-way time of {} us is not a duration", r.oop_time_us),
+                    "nccl-tests prints a finite time >= 0 in microseconds; correct or remove the row");
+    } else {
+      bool noted = false;
+      const auto check_half = [&](double time_us, double algbw_gb_per_s, double busbw_gb_per_s) {
+        if (seen_time == 0 || nccl_time_is_duration(time_us)) return;
+        // The printed bandwidth is stored in place of such a time (see nccl_measurements): it must
+        // be one, and is refused at its line otherwise (2026-12-07 review: a negative busbw with a
+        // time of 0 failed at the store, naming the case only).
+        for (const auto& [key, gb_per_s] : {std::pair<const char*, double>{"busbw", busbw_gb_per_s}, {"algbw", algbw_gb_per_s}})
+          if (!std::isfinite(gb_per_s) || gb_per_s < 0)
+            throw Error(SourceLocation{file, lineno, 0, key},
+                        fmt::format("a bandwidth of {} GB/s, stored in place of the time of {} us, is not a finite number >= 0", gb_per_s, time_us),
+                        "nccl-tests prints a time and bandwidths >= 0; correct or remove the row");
+        if (!noted)
+          log.diagnostics.push_back(fmt::format("line {}: a time of {} us is not a duration: the row's printed bandwidth is stored instead",
+                                                lineno, time_us));
+        noted = true;
+      };
+      check_half(r.oop_time_us, r.oop_algbw_gb_per_s, r.oop_busbw_gb_per_s);
+      if (r.has_in_place) check_half(r.ip_time_us, r.ip_algbw_gb_per_s, r.ip_busbw_gb_per_s);
+    }
     if (std::find(log.collectives.begin(), log.collectives.end(), collective) == log.collectives.end())
       log.collectives.push_back(collective);
     log.rows.push_back(std::move(r));
@@ -293,7 +318,7 @@ std::vector<Measurement> nccl_measurements(const NcclLog& log, const std::string
       // factor): the printed busbw has two decimals in GB/s, 0 for every row below ~10 KiB,
       // where the time keeps about four significant digits.
       auto busbw = [&](double time_us, double printed_gb_per_s) {
-        return time_us > 0 ? static_cast<double>(r.size_bytes) / (time_us * 1e-6) * f : printed_gb_per_s * 1e9;
+        return nccl_time_is_duration(time_us) ? static_cast<double>(r.size_bytes) / (time_us * 1e-6) * f : printed_gb_per_s * 1e9;
       };
       if (!r.oop_samples_s.empty()) {
         for (double s : r.oop_samples_s) m.samples.push_back(static_cast<double>(r.size_bytes) / s * f);

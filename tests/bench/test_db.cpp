@@ -532,45 +532,69 @@ TEST(ResultsDb, ASampleThatIsNotAFiniteNumberAtLeastZeroIsDamage) {
 }
 
 // Question (review of 2026-12-07): is a start time that is not one as sextant writes it refused
-// by load_run, `history list` and latest (runs are ordered by that text: 'yesterday' was the
-// newest run), naming the file, the run and the form sextant writes?
-TEST(ResultsDb, AStartTimeNotAsSextantWritesItIsDamage) {
+// by load_run (runs are ordered by that text: 'yesterday' was the newest run), naming the file,
+// the run, the form sextant writes and the sqlite3 commands that repair or delete the run; and
+// does the damage stay with that run (second review of 2026-12-07: one such run failed list_runs
+// and latest for every run): list_runs lists it last with start_fault, latest passes over it.
+TEST(ResultsDb, AStartTimeNotAsSextantWritesItIsDamageOfThatRunOnly) {
   TempDir t;
   const std::string path = (t.path / "started.db").string();
-  int64_t first = 0, second = 0;
+  int64_t first = 0, second = 0, third = 0;
   {
     ResultsDb db(path);
     first = db.insert_run(make_run(1, 2, 1.0));
     second = db.insert_run(make_run(1, 2, 1.0));
+    third = db.insert_run(make_run(1, 2, 1.0));
   }
   for (const std::string bad : {"yesterday", "2026-13-01T00:00:00.000Z", "2026-02-30T00:00:00.000Z", "2026-12-07 09:30:00",
-                                "2026-12-07T09:30:00.000Z junk", ""}) {
-    exec_sql(path, "UPDATE runs SET started_at='" + bad + "' WHERE id=" + std::to_string(first));
+                                "2026-12-07T09:30:00.000Z junk", "", "9999-12-31T23:59:59.999Z"}) {
+    // The damaged run is the middle one; "9999-..." is valid and then the newest.
+    exec_sql(path, "UPDATE runs SET started_at='" + bad + "' WHERE id=" + std::to_string(second));
     const ResultsDb db = ResultsDb::open_existing(path);
-    auto expect_named = [&](const std::function<void()>& read, const std::string& what) {
-      try {
-        read();
-        ADD_FAILURE() << what << " took the start time '" << bad << "'";
-      } catch (const sextant::Error& e) {
-        const std::string w = e.what();
-        for (const std::string& part : {path, "run " + std::to_string(first), std::string("runs.started_at"), "'" + bad + "'",
-                                        std::string("not what sextant writes"), std::string("e.g. 2026-12-07T09:30:00.000Z")})
-          EXPECT_NE(w.find(part), std::string::npos) << what << ": " << part << " not in: " << w;
-      }
-    };
-    expect_named([&] { db.load_run(first); }, "load_run");
-    expect_named([&] { db.list_runs(); }, "list_runs");
-    expect_named([&] { db.list_runs(1); }, "list_runs(1)");
-    expect_named([&] { db.resolve_run("latest"); }, "latest");
-    EXPECT_EQ(db.load_run(second).id, second);  // the other runs still load by id
+    if (bad.rfind("9999", 0) == 0) {
+      EXPECT_EQ(db.resolve_run("latest"), second);
+      EXPECT_TRUE(db.runs_with_damaged_start().empty());
+      continue;
+    }
+    try {
+      db.load_run(second);
+      ADD_FAILURE() << "load_run took the start time '" << bad << "'";
+    } catch (const sextant::Error& e) {
+      const std::string w = e.what();
+      for (const std::string& part : {path, "run " + std::to_string(second), std::string("runs.started_at"), "'" + bad + "'",
+                                      std::string("not what sextant writes"), std::string("e.g. 2026-12-07T09:30:00.000Z"),
+                                      std::string("UPDATE runs SET started_at='"), " WHERE id=" + std::to_string(second) + "\"",
+                                      "\"PRAGMA foreign_keys=ON; DELETE FROM runs WHERE id=" + std::to_string(second) + "\""})
+        EXPECT_NE(w.find(part), std::string::npos) << part << " not in: " << w;
+    }
+    const auto runs = db.list_runs();
+    ASSERT_EQ(runs.size(), 3u) << bad;
+    EXPECT_EQ(runs[0].id, third);
+    EXPECT_EQ(runs[1].id, first);
+    EXPECT_EQ(runs[2].id, second);  // last, with the stored text and why it is damaged
+    EXPECT_EQ(runs[2].started_at, bad);
+    EXPECT_NE(runs[2].start_fault.find("not a start time as sextant writes it"), std::string::npos);
+    EXPECT_TRUE(runs[0].start_fault.empty() && runs[1].start_fault.empty());
+    EXPECT_EQ(db.list_runs(1).at(0).id, third);
+    EXPECT_EQ(db.runs_with_damaged_start(), std::vector<int64_t>{second});
+    EXPECT_EQ(db.resolve_run("latest"), third);
+    EXPECT_EQ(db.resolve_run("latest~1"), first);  // passes over the damaged run
+    try {
+      db.resolve_run("latest~2");
+      ADD_FAILURE() << "latest~2 resolved with two valid runs";
+    } catch (const sextant::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("1 more with a damaged start time"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(db.load_run(first).id, first);  // the other runs still load by id
+    EXPECT_EQ(db.load_run(third).id, third);
   }
-  exec_sql(path, "UPDATE runs SET started_at='2024-02-29T23:59:59.999Z' WHERE id=" + std::to_string(first));
+  exec_sql(path, "UPDATE runs SET started_at='2024-02-29T23:59:59.999Z' WHERE id=" + std::to_string(second));
   ResultsDb db(path);
-  EXPECT_EQ(db.list_runs().size(), 2u);
-  EXPECT_EQ(db.resolve_run("latest"), second);
+  EXPECT_EQ(db.list_runs().size(), 3u);
+  EXPECT_EQ(db.resolve_run("latest"), third);
   // Nor is one written.
   RunRecord r = make_run(1, 2, 1.0);
   r.started_at = "yesterday";
   EXPECT_THROW(db.insert_run(r), sextant::Error);
-  EXPECT_EQ(db.run_count(), 2);
+  EXPECT_EQ(db.run_count(), 3);
 }

@@ -187,3 +187,50 @@ TEST(NcclFormat, ASizeCountOrRootOutsideInt64IsAnErrorNamingTheLineAndKey) {
   EXPECT_EQ(log.rows[2].size_bytes, INT64_MAX);
   EXPECT_EQ(log.rows[2].root, 3);
 }
+
+// Question (second review of 2026-12-07): is a time that is not finite taken as no duration, as a
+// time <= 0 is (the row's printed busbw is stored, with a note; an inf time stored 0 B/s), and is
+// a printed bandwidth that must stand in for such a time and is not a finite number >= 0 an error
+// at its line with key busbw (it failed at the store, naming the case only)?
+TEST(NcclFormat, ANonFiniteTimeTakesThePrintedBusbwAndABadOneIsAnErrorAtItsLine) {
+  const std::string header = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+  auto row = [](const std::string& time, const std::string& busbw) {
+    return "  1048576  262144  float  sum  -1  " + time + "  1.00  " + busbw + "  0  10.00  104.86  183.50  0\n";
+  };
+  for (const std::string time : {"inf", "-inf", "nan", "0", "-3"}) {
+    const NcclLog log = parse_nccl_log(header + row(time, "150.00"), "all_reduce_perf.txt", "all_reduce");
+    ASSERT_EQ(log.rows.size(), 1u) << time;
+    ASSERT_EQ(log.diagnostics.size(), 1u) << time;
+    EXPECT_NE(log.diagnostics[0].find("line 2: a time of"), std::string::npos) << log.diagnostics[0];
+    NcclLog eight = log;
+    eight.ranks = 8;
+    const auto ms = nccl_measurements(eight, "nccl_tests", "nccl-tests");
+    ASSERT_EQ(ms.size(), 1u);
+    ASSERT_EQ(ms[0].samples.size(), 2u);
+    EXPECT_DOUBLE_EQ(ms[0].samples[0], 150e9) << time;  // the printed busbw, not 0 B/s
+    EXPECT_NEAR(ms[0].samples[1], 1048576 / 10e-6 * 1.75, 1) << time;
+  }
+  for (const auto& [time, busbw] : std::vector<std::pair<std::string, std::string>>{{"0", "-5.00"}, {"inf", "-5.00"}, {"0", "inf"}, {"0", "nan"}}) {
+    try {
+      parse_nccl_log(header + row(time, busbw), "all_reduce_perf.txt", "all_reduce");
+      ADD_FAILURE() << time << " " << busbw;
+    } catch (const sextant::Error& e) {
+      EXPECT_EQ(e.where().file, "all_reduce_perf.txt") << e.what();
+      EXPECT_EQ(e.where().line, 2) << e.what();
+      EXPECT_EQ(e.where().key, "busbw") << e.what();
+    }
+  }
+  // A negative busbw next to a time that is a duration is not used, and not refused.
+  EXPECT_EQ(parse_nccl_log(header + row("10.00", "-5.00"), "all_reduce_perf.txt", "all_reduce").rows.size(), 1u);
+  // A pingpong time is the sample itself: one that is no time is refused at its line, key time.
+  const std::string pp = "# Collective test starting: pingpong\n#       size      time   algbw\n";
+  for (const std::string time : {"inf", "nan", "-1.00"}) {
+    try {
+      parse_nccl_log(pp + "  8  " + time + "  0.00\n", "pingpong.txt");
+      ADD_FAILURE() << time;
+    } catch (const sextant::Error& e) {
+      EXPECT_EQ(e.where().line, 3) << e.what();
+      EXPECT_EQ(e.where().key, "time") << e.what();
+    }
+  }
+}

@@ -208,6 +208,75 @@ class BenchCli(unittest.TestCase):
         _, shown = as_json("history", "show", "latest~1", "--db", self.db)
         self.assertEqual(shown["scalars"]["run_id"], 2)
 
+    def test_a_damaged_start_time_stays_with_its_run(self):
+        # Second review of 2026-12-07: one runs.started_at in SQLite's datetime form failed
+        # `history list`, `show latest` and `compare 2 latest` (exit 2), while the hint of
+        # `show 1` said the other runs could still be compared, and `bench run` went on storing
+        # runs no history command reached. The damage stays with that run now.
+        import sqlite3
+        for _ in range(3):
+            sextant("bench", "run", "--reps", "2", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+        con = sqlite3.connect(self.db)
+        con.execute("update runs set started_at = '2026-12-07 09:58:33' where id = 1")
+        con.commit()
+        con.close()
+        sextant("bench", "run", "--reps", "2", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/true")
+        _, listed = as_json("history", "list", "--db", self.db)
+        listed_rows = rows(table(listed, "runs"))
+        self.assertEqual([x["run_id"] for x in listed_rows], [4, 3, 2, 1])
+        self.assertEqual(listed_rows[-1]["started_at"], "2026-12-07 09:58:33")
+        self.assertEqual([x["start_damaged_flag"] for x in listed_rows], [0, 0, 0, 1])
+        self.assertTrue(any("run(s) 1 have a damaged start time" in n for n in listed["notes"]), listed["notes"])
+        _, shown = as_json("history", "show", "latest", "--db", self.db)
+        self.assertEqual(shown["scalars"]["run_id"], 4)
+        self.assertTrue(any("run(s) 1 with a damaged runs.started_at are passed over" in n for n in shown["notes"]), shown["notes"])
+        _, shown = as_json("history", "show", "latest~2", "--db", self.db)
+        self.assertEqual(shown["scalars"]["run_id"], 2)
+        p, compared = as_json("history", "compare", "2", "latest", "--db", self.db, check=False)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        self.assertEqual((compared["scalars"]["run_a"], compared["scalars"]["run_b"]), (2, 4))
+        p, _ = as_json("history", "compare", "2", "3", "--db", self.db, check=False)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        # The damaged run itself: an error with the commands that repair or delete it, which work.
+        for args in (["show", "1"], ["compare", "1", "latest"]):
+            p = sextant("history", *args, "--db", self.db, check=False)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn("run 1: runs.started_at is not what sextant writes", p.stderr)
+            self.assertIn(f"sqlite3 {self.db} \"PRAGMA foreign_keys=ON; DELETE FROM runs WHERE id=1\"", p.stderr)
+            self.assertIn("UPDATE runs SET started_at='", p.stderr)
+        p = sextant("history", "show", "1", "--db", self.db, check=False)
+        update = p.stderr[p.stderr.index("UPDATE runs"):]
+        update = update[:update.index('"')]
+        con = sqlite3.connect(self.db)
+        con.execute(update)
+        con.commit()
+        con.close()
+        _, shown = as_json("history", "show", "1", "--db", self.db)
+        self.assertEqual(shown["scalars"]["run_id"], 1)
+
+    def test_an_infinite_nccl_time_stores_the_printed_busbw(self):
+        # Second review of 2026-12-07: a time of inf stored a bandwidth of 0 B/s (the 1 GiB median
+        # read 1.50e11 instead of 2.98e11); a negative printed busbw in place of a time of 0 failed
+        # at the store naming the case only, not the file and line.
+        with open(os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")) as f:
+            text = f.read()
+        good = "6336.13  169.46  296.56"
+        self.assertIn(good, text)
+        log = os.path.join(self.dir, "all_reduce_perf.txt")
+        with open(log, "w") as f:
+            f.write(text.replace(good, "    inf  169.46  296.56"))
+        _, imported = as_json("bench", "import-nccl", log, "--no-db")
+        big = [x for x in rows(table(imported, "nccl_tests_busbw_bytes_per_s")) if x["case"] == "all_reduce size=1073741824"]
+        self.assertEqual(len(big), 1)
+        self.assertAlmostEqual(big[0]["median_busbw_bytes_per_s"] / 2.98e11, 1, places=2)
+        self.assertEqual(big[0]["min_busbw_bytes_per_s"], 296.56e9)
+        with open(log, "w") as f:
+            f.write(text.replace(good, "   0.00  169.46  -5.00"))
+        p = sextant("bench", "import-nccl", log, "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(f"{log}:28", p.stderr)
+        self.assertIn("key 'busbw'", p.stderr)
+
     def test_cpu_times_closer_than_a_tick_fail_no_gate(self):
         # Review of 2026-12-06: identical `sleep 0.05` runs failed the gate when the kernel charged
         # a ~4 ms tick to user in one run and to system in the other (user_s 0 -> 4.3 ms, an

@@ -184,6 +184,34 @@ std::string start_time_fault(const std::string& t) {
   return fmt::format("'{}' is not a start time as sextant writes it (UTC to the millisecond, e.g. {})", t, kStartedAtExample);
 }
 
+// A text as one argument of a POSIX shell: as it is where it has no character special to it,
+// else single-quoted.
+std::string shell_quoted(const std::string& s) {
+  if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./-+:@%,=").find(c) != std::string_view::npos;
+      }))
+    return s;
+  std::string q = "'";
+  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// What to do about run id's start time that is not one as sextant writes it: the sqlite3 commands
+// that set it, or delete the run (its measurements, samples and counters go with it by the
+// foreign keys' ON DELETE CASCADE, which SQLite applies only with PRAGMA foreign_keys=ON).
+// 2026-12-07 review.
+std::string start_time_repair_hint(const std::string& path, int64_t id, const std::string& finished_at) {
+  const bool finish_known = is_start_time(finished_at);
+  const std::string set_sql =
+      fmt::format("UPDATE runs SET started_at='{}' WHERE id={}", finish_known ? finished_at : std::string(kStartedAtExample), id);
+  const std::string delete_sql = fmt::format("PRAGMA foreign_keys=ON; DELETE FROM runs WHERE id={}", id);
+  // The statements hold no character a double-quoted shell word expands ($, `, \, ").
+  return "the database was edited or damaged; set the run's start time (UTC, as sextant writes it" +
+         (finish_known ? "; the run finished at " + finished_at + ", which the command sets" : std::string()) + "): sqlite3 " +
+         shell_quoted(path) + " \"" + set_sql + "\", or delete the run: sqlite3 " + shell_quoted(path) + " \"" + delete_sql +
+         "\"; the other runs can be listed, shown and compared meanwhile";
+}
+
 // Why a sample is not one sextant stores ("" when it is one): a finite number, not negative. The
 // metrics are times, rates and sizes (wall_s, latency_s, bytes_per_s, busbw_bytes_per_s,
 // max_rss_bytes ...); 0 is one (a short command's user_s or sys_s, a bandwidth nccl-tests printed
@@ -629,23 +657,22 @@ int64_t ResultsDb::insert_run(const RunRecord& in, const std::function<void(size
   }
 }
 
-void ResultsDb::require_start_times() const {
-  Stmt s(db_, "SELECT id, started_at FROM runs ORDER BY id", path_);
+std::vector<int64_t> ResultsDb::runs_with_damaged_start() const {
+  std::vector<int64_t> out;
+  Stmt s(db_, "SELECT id, started_at FROM runs ORDER BY id DESC", path_);
   while (s.step())
-    if (!is_start_time(s.str(1)))
-      throw Error(SourceLocation{path_, 0, 0, "runs.started_at"},
-                  fmt::format("run {}: runs.started_at is not what sextant writes ({})", s.i64(0), start_time_fault(s.str(1))),
-                  "the database was edited or damaged: runs are listed, and latest~N found, by their start times; restore it from a "
-                  "backup, or give another --db");
+    if (!is_start_time(s.str(1))) out.push_back(s.i64(0));
+  return out;
 }
 
 std::vector<RunSummary> ResultsDb::list_runs(int64_t limit) const {
-  require_start_times();  // the order below is theirs (2026-12-07 review)
-  std::vector<RunSummary> out;
+  // A run whose start time is not one as sextant writes it has no place in the order by that text:
+  // it is listed after the others with start_fault set, and the others are listed as before
+  // (2026-12-07 review: one such run failed the whole list, latest and every comparison).
+  std::vector<RunSummary> out, damaged;
   Stmt s(db_,
          "SELECT r.id, r.kind, r.label, r.started_at, r.finished_at, h.fingerprint, h.hostname, h.cpu_model, r.sextant_version, "
-         "(SELECT COUNT(*) FROM measurements m WHERE m.run_id=r.id) FROM runs r JOIN hosts h ON h.id=r.host_id ORDER BY r.started_at DESC, r.id DESC" +
-             std::string(limit > 0 ? " LIMIT " + std::to_string(limit) : ""),
+         "(SELECT COUNT(*) FROM measurements m WHERE m.run_id=r.id) FROM runs r JOIN hosts h ON h.id=r.host_id ORDER BY r.started_at DESC, r.id DESC",
          path_);
   while (s.step()) {
     RunSummary r;
@@ -659,8 +686,16 @@ std::vector<RunSummary> ResultsDb::list_runs(int64_t limit) const {
     r.cpu_model = s.str(7);
     r.sextant_version = s.str(8);
     r.measurement_count = s.i64(9);
-    out.push_back(std::move(r));
+    if (!is_start_time(r.started_at)) {
+      r.start_fault = start_time_fault(r.started_at);
+      damaged.push_back(std::move(r));
+    } else {
+      out.push_back(std::move(r));
+    }
   }
+  std::sort(damaged.begin(), damaged.end(), [](const RunSummary& a, const RunSummary& b) { return a.id > b.id; });
+  for (auto& d : damaged) out.push_back(std::move(d));
+  if (limit > 0 && static_cast<int64_t>(out.size()) > limit) out.resize(static_cast<size_t>(limit));
   return out;
 }
 
@@ -698,8 +733,14 @@ RunRecord ResultsDb::load_run(int64_t id) const {
     r.kind = s.str(1);
     r.label = s.str(2);
     r.started_at = s.str(3);
-    if (!is_start_time(r.started_at)) throw damaged("runs.started_at", start_time_fault(r.started_at));  // 2026-12-07 review
     r.finished_at = s.str(4);
+    // The run itself cannot be shown or compared (it has no place among the others by start
+    // time); the hint gives the commands that repair or delete it (2026-12-07 review: the hint
+    // said the other runs could still be compared while one such run failed them all).
+    if (!is_start_time(r.started_at))
+      throw Error(SourceLocation{path_, 0, 0, "runs.started_at"},
+                  fmt::format("run {}: runs.started_at is not what sextant writes ({})", id, start_time_fault(r.started_at)),
+                  start_time_repair_hint(path_, id, r.finished_at));
     r.config = parse(s.str(5), "runs.config_json");
     try {
       for (const auto& n : parse(s.str(6), "runs.notes_json")) r.notes.push_back(n.get<std::string>());
@@ -771,18 +812,25 @@ int64_t ResultsDb::resolve_run(const std::string& ref) const {
     }
     // By start time, then id, as list_runs (by id alone before 2026-12-06: of two overlapping runs,
     // latest was the one stored last, which started first; review).
-    require_start_times();  // a start time in another form has no place in that order (2026-12-07 review)
-    Stmt s(db_, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?", path_);
-    s.bind(1, back);
-    if (!s.step()) {
-      Stmt c(db_, "SELECT COUNT(*) FROM runs", path_);
-      c.step();
-      const int64_t n = c.i64(0);
-      throw Error(SourceLocation{path_, 0, 0, "RUN"}, "no run '" + ref + "' in the results database",
-                  n == 0 ? std::string("the database holds no runs yet") :
-                           "it holds " + std::to_string(n) + " run(s): latest to latest~" + std::to_string(n - 1) + "; see `sextant history list`");
+    // Over the runs with a start time as sextant writes it: one in another form has no place in
+    // that order and is passed over (the commands name it in a note; 2026-12-07 review: it failed
+    // every latest).
+    std::vector<int64_t> ids;
+    int64_t damaged = 0;
+    Stmt s(db_, "SELECT id, started_at FROM runs ORDER BY started_at DESC, id DESC", path_);
+    while (s.step()) {
+      if (is_start_time(s.str(1))) ids.push_back(s.i64(0));
+      else ++damaged;
     }
-    return s.i64(0);
+    if (back >= static_cast<int64_t>(ids.size())) {
+      const int64_t n = static_cast<int64_t>(ids.size());
+      const std::string skipped = damaged > 0 ? fmt::format(" ({} more with a damaged start time, not counted)", damaged) : "";
+      throw Error(SourceLocation{path_, 0, 0, "RUN"}, "no run '" + ref + "' in the results database",
+                  n == 0 ? "the database holds no runs with a valid start time yet" + skipped :
+                           "it holds " + std::to_string(n) + " run(s)" + skipped + ": latest to latest~" + std::to_string(n - 1) +
+                               "; see `sextant history list`");
+    }
+    return ids[static_cast<size_t>(back)];
   }
   char* end = nullptr;
   errno = 0;

@@ -58,6 +58,10 @@ struct RunSummary {
   int64_t id = 0;
   std::string kind, label, started_at, finished_at, host_fingerprint, hostname, cpu_model, sextant_version;
   int64_t measurement_count = 0;
+  // "" when started_at is a start time as sextant writes it; else why it is not (the run was
+  // edited or damaged). Such a run is listed, after the others, instead of failing the whole list
+  // (2026-12-07 review).
+  std::string start_fault;
 };
 
 // Replaces the bytes of the run's text that are not UTF-8 (a --label, a folder's name, a GPU name
@@ -103,11 +107,17 @@ class ResultsDb {
 
   // Newest first by start time (started_at), then by run id; 0 = all. Run ids number the runs in
   // the order they were stored (a run is stored when it finishes), so runs that overlapped can
-  // start in another order (by id alone before 2026-12-06; review).
+  // start in another order (by id alone before 2026-12-06; review). Runs whose started_at is not a
+  // start time as sextant writes it come last, newest id first, with start_fault set (2026-12-07
+  // review: one such run made the whole list an error).
   std::vector<RunSummary> list_runs(int64_t limit = 0) const;
+  // The ids of the runs whose started_at is not a start time as sextant writes it, newest id
+  // first: latest and latest~N pass over them (the commands name them in a note).
+  std::vector<int64_t> runs_with_damaged_start() const;
   RunRecord load_run(int64_t id) const;                        // throws Error when absent
   // "latest" (the run that started last; of runs started in the same millisecond, the higher id),
-  // "latest~N" (N runs before it, in list_runs' order), or a run id.
+  // "latest~N" (N runs before it, in list_runs' order), or a run id. latest~N counts only the runs
+  // with a valid start time (see runs_with_damaged_start).
   int64_t resolve_run(const std::string& ref) const;
   int64_t run_count() const;
   std::string integrity_check() const;  // "ok" when consistent
@@ -123,9 +133,6 @@ class ResultsDb {
   // Throws DamagedDatabase naming the file when a table or column that the schema at the file's
   // version has is missing (a dropped table: 2026-12-07 review), before anything is read or written.
   void require_schema() const;
-  // Throws Error naming the file and the run whose started_at is not a start time as sextant
-  // writes it (utc_now_iso): runs are ordered by that text.
-  void require_start_times() const;
   std::string path_;
   sqlite3* db_ = nullptr;
 };
