@@ -689,7 +689,7 @@ TEST(SimAgreement, ContextParallelRingAndZeroThreeShareTheNetworkCard) {
 // H100 nodes (the ZeRO traffic over dp x cp 16 keeps the cards busy): estimate had charged the
 // ring only where the card saturated, and read 2.497 s against simulate's 3.168 s with ZeRO-3,
 // 2.410 s against 2.670 s with ZeRO-2, 4.174 s against 4.790 s on 32 GPUs at 32768 tokens (bundled
-// catalog; now 3.200 s, 2.679 s, 4.805 s). TP collectives hidden beside their GEMM across nodes
+// catalog; now 3.200 s, 2.685 s, 4.805 s). TP collectives hidden beside their GEMM across nodes
 // (overlap.tp_comm) are timed alike: GPT-3 1.3B at tp 16 on 64 B200 with ZeRO-3 had read 14.5%
 // below simulate (now 1.4%).
 TEST(SimAgreement, ContextParallelRingAcrossNodesTakesLongerBesideTheZeroTraffic) {
