@@ -14,6 +14,13 @@ import unittest
 BIN = os.environ.get("SEXTANT_BIN", "build/sextant")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+# Llama 3.1 70B FP8 with an 8B draft on one H100 (it does not fit): the study of the draft's
+# accounting tests.
+SPD_70B_ON_ONE_H100 = ("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, weight_format: fp8}\n"
+                       "serving: {policy: continuous, speculative: {draft_model: llama3.1-8b, draft_tokens: 4, acceptance: 0.7}}\n"
+                       "workload: {arrival: poisson, rate_per_s: 0.05, requests: 200, prompt: {dist: fixed, mean: 1000},"
+                       " output: {dist: fixed, mean: 200}}\n")
+
 
 def run(*args, ok=True):
     p = subprocess.run([BIN, *args], capture_output=True, text=True, cwd=ROOT)
@@ -2331,10 +2338,7 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         with tempfile.TemporaryDirectory() as d:
             f = os.path.join(d, "spd.yaml")
             with open(f, "w") as fh:
-                fh.write("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, weight_format: fp8}\n"
-                         "serving: {policy: continuous, speculative: {draft_model: llama3.1-8b, draft_tokens: 4, acceptance: 0.7}}\n"
-                         "workload: {arrival: poisson, rate_per_s: 0.05, requests: 200, prompt: {dist: fixed, mean: 1000},"
-                         " output: {dist: fixed, mean: 200}}\n")
+                fh.write(SPD_70B_ON_ONE_H100)
             one = scalars(run_json("infer", "estimate", f))
             self.assertFalse(one["fits"])
             self.assertEqual(one["max_context_tokens"], 0)
@@ -2629,10 +2633,7 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         with tempfile.TemporaryDirectory() as d:
             f = os.path.join(d, "spd.yaml")
             with open(f, "w") as fh:
-                fh.write("deployment: {model: llama3.1-70b, accelerator: h100-sxm-80gb, engine: vllm, weight_format: fp8}\n"
-                         "serving: {policy: continuous, speculative: {draft_model: llama3.1-8b, draft_tokens: 4, acceptance: 0.7}}\n"
-                         "workload: {arrival: poisson, rate_per_s: 0.05, requests: 200, prompt: {dist: fixed, mean: 1000},"
-                         " output: {dist: fixed, mean: 200}}\n")
+                fh.write(SPD_70B_ON_ONE_H100)
             page = os.path.join(d, "est.html")
             j = run_json("infer", "estimate", f, "--report", page)
             s = scalars(j)
