@@ -1276,6 +1276,14 @@ EntryKindGuess guess_entry_kind(const std::vector<std::string>& keys) {
       {"framework", {"zero3_gather", "zero3_regather_for_recompute", "collective_nic_aggregation", "capabilities", "grad_reduce_dtype",
                      "moe_router_weighting", "tp_backward_overlap", "zero3_max_live_params", "attention_peak_fraction"}},
       {"scenario", {"model", "system", "num_gpus", "parallel", "training", "deployment", "workload", "hardware", "serving", "plan"}},
+      // The data files of other commands (2026-12-07 review: `catalog show data/goodput/generic.yaml`
+      // had answered "key 'id': required key is missing", as if the file were a broken model).
+      {"goodput failure preset", {"processes", "observed", "remove"}},
+      {"inference device profile", {"match", "memory_available_fraction", "memory_recommended_fraction", "idle_power_fraction",
+                                    "usd_per_hour", "link_bandwidth_gb_per_s", "link_latency_us", "above_memory_gib"}},
+      {"inference engine profile", {"kv_block_tokens", "iteration_overhead_us", "sequence_overhead_us", "gemm_fraction", "dequant_fraction",
+                                    "bandwidth_fraction", "memory_utilization_fraction", "overlap_fraction", "kv_formats", "weight_formats",
+                                    "kv_allocation", "overhead_reference_layers", "matmul_dtypes"}},
   };
   EntryKindGuess best;
   std::map<std::string, size_t> score;
@@ -1294,8 +1302,25 @@ EntryKindGuess guess_entry_kind(const std::vector<std::string>& keys) {
 
 void check_entry_kind(const YamlMap& file, const std::string& expected, const std::string& shown_file, const SourceLocation& where,
                       const std::string& hint) {
-  auto plural = [](const std::string& k) { return k == "scenario" ? std::string("a scenario or study") : k + "s"; };
-  auto article = [](const std::string& k) { return std::string(k == "accelerator" ? "an " : "a ") + k; };
+  auto plural = [](const std::string& k) {
+    if (k == "scenario") return std::string("a scenario or study");
+    if (k == "goodput failure preset") return std::string("a goodput failure preset");
+    if (k.rfind("inference ", 0) == 0) return k + "s";
+    return k + "s";
+  };
+  auto article = [](const std::string& k) {
+    return std::string(k == "accelerator" || k.rfind("inference ", 0) == 0 ? "an " : "a ") + k;
+  };
+  // Which command reads a data file that is no catalog entry (2026-12-07 review).
+  auto reader = [](const std::string& k) -> std::string {
+    if (k == "goodput failure preset")
+      return "; a goodput scenario names it as failures.preset (sextant goodput --list-presets lists the bundled ones, with their rates)";
+    if (k == "inference device profile")
+      return "; sextant infer reads it (data/infer/devices.yaml, matched to the accelerator in use; docs/inference.md)";
+    if (k == "inference engine profile")
+      return "; sextant infer reads it (data/infer/engines.yaml, chosen with --engine or deployment.engine; docs/inference.md)";
+    return "";
+  };
   std::vector<EntryKindGuess> guesses;
   if (!file.has("entries")) {
     guesses.push_back(guess_entry_kind(file.keys()));
@@ -1317,7 +1342,7 @@ void check_entry_kind(const YamlMap& file, const std::string& expected, const st
     for (size_t k = 0; k < g.keys.size() && k < 5; ++k) keys += (k ? ", " : "") + g.keys[k];
     throw Error(where,
                 "'" + shown_file + "' holds " + (all ? plural(g.kind) : "entries of another kind") + ", not " + plural(expected) + ": " + which +
-                    " the keys of " + article(g.kind) + " (" + keys + ")",
+                    " the keys of " + article(g.kind) + " (" + keys + ")" + (all ? reader(g.kind) : std::string()),
                 hint);
   }
 }

@@ -1040,3 +1040,25 @@ TEST(CatalogErrors, AFileOfAnotherKindSaysWhatItHolds) {
   EXPECT_EQ(what.find("holds"), std::string::npos) << what;
   EXPECT_EQ(guess_entry_kind({"id", "name"}).kind, "");  // nothing to tell
 }
+
+// Question (review of 2026-12-07): does another command's data file, named as a model (as
+// `catalog show` does), say what it is and which command reads it? `catalog show
+// data/goodput/generic.yaml` had said "key 'id': required key is missing", and data/infer/engines.yaml
+// "entries[0].source: required key is missing", as if each were a broken model.
+TEST(CatalogErrors, AnotherCommandsDataFileSaysWhichCommandReadsIt) {
+  const auto cat = Catalog::load(catalog_dir());
+  const std::string data = source_dir() + "/data";
+  std::string what = error_of([&] { (void)load_model_ref(*cat, data + "/goodput/generic.yaml", SourceLocation{}); });
+  EXPECT_NE(what.find("holds a goodput failure preset, not models: the file has the keys of a goodput failure preset"), std::string::npos)
+      << what;
+  EXPECT_NE(what.find("failures.preset"), std::string::npos) << what;
+  what = error_of([&] { (void)load_model_ref(*cat, data + "/infer/devices.yaml", SourceLocation{}); });
+  EXPECT_NE(what.find("holds inference device profiles, not models"), std::string::npos) << what;
+  EXPECT_NE(what.find("sextant infer reads it"), std::string::npos) << what;
+  what = error_of([&] { (void)load_model_ref(*cat, data + "/infer/engines.yaml", SourceLocation{}); });
+  EXPECT_NE(what.find("holds inference engine profiles, not models"), std::string::npos) << what;
+  EXPECT_NE(what.find("--engine"), std::string::npos) << what;
+  // A model file is still read as one, and a scenario still says it is a scenario.
+  EXPECT_EQ(guess_entry_kind({"layers", "hidden", "heads", "vocab", "id", "name"}).kind, "model");
+  EXPECT_EQ(guess_entry_kind({"model", "system", "num_gpus", "parallel"}).kind, "scenario");
+}
