@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -605,6 +606,123 @@ TEST(ClockSkew, ARealStragglerInSeveralGroupsIsStillNamed) {
   for (size_t i = 0; i < rules.size(); ++i)
     if (rules[i] == "straggler") named.insert(where[i]);
   EXPECT_EQ(named, (std::set<std::string>{"rank 1"}));
+}
+
+// TP pairs {0,1} and {2,3}, each step a TP all-reduce then a DP all-reduce over all four; only
+// rank 3's compute is slow (slow_us). Every all-reduce ends 100 us after its last rank arrives (DP:
+// 300 us), so rank 2 waits for rank 3 at their TP all-reduce, is released with it, and reaches the
+// DP all-reduce `tail_us` after rank 3 (0: together).
+TraceSet tp_pairs_job(int64_t slow_us, int64_t tail_us, int64_t steps = 6) {
+  std::vector<std::vector<std::string>> ranks;
+  auto coll = [](int64_t ts, int64_t end, int64_t corr, const std::string& pg, int64_t seq, int64_t size) {
+    return ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 9, ts, end - ts, 9, corr,
+              "\"Collective name\": \"allreduce\", \"In msg nelems\": 1048576, \"Out msg nelems\": 1048576, \"dtype\": \"Float\", "
+              "\"Group size\": " + std::to_string(size) + ", \"Process Group Name\": \"" + pg + "\", \"Seq\": " + std::to_string(seq));
+  };
+  for (int64_t r = 0; r < 4; ++r) {
+    auto& e = ranks.emplace_back();
+    int64_t corr = 1;
+    for (int64_t s = 0; s < steps; ++s) {
+      const int64_t t0 = s * 3000, c = 1000 + (r == 3 ? slow_us : 0), tp_end = t0 + 1000 + (r >= 2 ? slow_us : 0) + 100;
+      const int64_t dp_last = t0 + 1000 + slow_us + 100 + tail_us;
+      e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, t0 + 5, 5, -1, corr));
+      e.push_back(ev("kernel", "gemm", 7, t0 + 10, c - 10, 7, corr++));
+      e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, t0 + 12, 5, -1, corr));
+      e.push_back(coll(t0 + c, tp_end, corr++, r < 2 ? "tp0" : "tp1", s, 2));
+      e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, t0 + 14, 5, -1, corr));
+      e.push_back(coll(tp_end + (r == 2 ? tail_us : 0), dp_last + 300, corr++, "dp", s, 4));
+    }
+  }
+  return job(ranks);
+}
+
+std::vector<std::pair<std::string, std::string>> straggler_findings(const Result& r) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const Table* f = r.table("findings");
+  if (!f) return out;
+  for (size_t i = 0; i < f->rows(); ++i)
+    if (f->column("rule").str[i] == "straggler") out.emplace_back(f->column("where").str[i], f->column("evidence").str[i]);
+  return out;
+}
+
+// Question (review of 2026-12-07): is a rank that only waited for the real straggler at an earlier
+// collective, and so arrived late at the next one, left out of the straggler findings? Rank 2
+// waited 400 us for rank 3 at their TP all-reduce and reached the DP all-reduce 3 us after rank 3:
+// it had been a "high straggler" (caused wait 2.42 ms) beside rank 3; with an exact tie it read
+// "started 0 of 12 matched collectives last" as a high straggler. Its lateness there is inherited
+// (inherited_lateness_us), only its own 3 us per step is a wait it caused, and rank 3's caused wait
+// (400 us at each of its 12 all-reduces) is unchanged.
+TEST(Findings, ARankLateOnlyFromWaitingForTheStragglerIsNotOne) {
+  for (const int64_t tail : {3, 0}) {
+    AnalyzeRequest req;
+    req.only = {"collectives", "findings"};
+    const Result r = analyze_loaded(tp_pairs_job(400, tail), req);
+    const Table* st = r.table("stragglers");
+    ASSERT_NE(st, nullptr);
+    std::map<int64_t, size_t> row;
+    for (size_t i = 0; i < st->rows(); ++i) row[st->column("rank").i64[i]] = i;
+    ASSERT_EQ(row.size(), 4u);
+    EXPECT_EQ(st->column("rank").i64[0], 3);
+    EXPECT_NEAR(st->column("caused_wait_us").f64[row[3]], 12 * 400.0, 1e-6) << tail;
+    EXPECT_NEAR(st->column("inherited_lateness_us").f64[row[3]], 0.0, 1e-6) << tail;
+    EXPECT_NEAR(st->column("caused_wait_us").f64[row[2]], 6.0 * static_cast<double>(tail), 1e-6) << tail;
+    EXPECT_NEAR(st->column("inherited_lateness_us").f64[row[2]], 6 * 400.0, 1e-6) << tail;
+    const auto named = straggler_findings(r);
+    ASSERT_EQ(named.size(), 1u) << tail;
+    EXPECT_EQ(named[0].first, "rank 3");
+  }
+}
+
+// A latest start shared by two ranks is "last" for neither: two ranks of one group of four, equally
+// late at every all-reduce, are each named with their ties said (it had read "started 0 of 3
+// matched collectives last" and nothing more).
+TEST(Findings, TiesForTheLatestStartAreNotCountedLast) {
+  AnalyzeRequest req;
+  req.only = {"collectives", "findings"};
+  const Result r = analyze_loaded(grid_job(4, 1, 0, {2, 3}, 400, false), req);
+  const auto named = straggler_findings(r);
+  ASSERT_EQ(named.size(), 2u);
+  for (const auto& [where, evidence] : named)
+    EXPECT_NE(evidence.find("started 0 of 3 matched collectives last (and 3 more tied with another rank for the latest start)"),
+              std::string::npos)
+        << where << ": " << evidence;
+}
+
+// Question (review of 2026-12-07): are collective args that disagree across ranks said? Rank 0
+// records 1-element all-reduces where the others record 1 Mi elements, and rank 3 names its
+// process group "x" where the others name it "dp" (Group size 4): size_bytes had silently taken
+// the largest, and rank 3's kernels went unmatched with only collectives_unmatched_count to show.
+TEST(Analyses, CollectiveArgsThatDisagreeAcrossRanksAreWarned) {
+  std::vector<std::vector<std::string>> ranks;
+  for (int64_t r = 0; r < 4; ++r) {
+    auto& e = ranks.emplace_back();
+    for (int64_t s = 0; s < 3; ++s) {
+      const int64_t t0 = s * 3000, corr = s + 1;
+      e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, t0 + 5, 5, -1, corr));
+      e.push_back(ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 9, t0 + 100, 500, 9, corr,
+                     std::string("\"Collective name\": \"allreduce\", \"In msg nelems\": ") + (r == 0 ? "1" : "1048576") +
+                         ", \"Out msg nelems\": " + (r == 0 ? "1" : "1048576") + ", \"dtype\": \"Float\", \"Group size\": 4, " +
+                         "\"Process Group Name\": \"" + (r == 3 ? "x" : "dp") + "\", \"Seq\": " + std::to_string(s)));
+    }
+  }
+  AnalyzeRequest req;
+  req.only = {"collectives"};
+  const Result r = analyze_loaded(job(ranks), req);
+  const Table* d = r.table("diagnostics");
+  ASSERT_NE(d, nullptr);
+  std::map<std::string, std::pair<int64_t, std::string>> warned;  // a phrase of the name -> (count, example)
+  for (size_t i = 0; i < d->rows(); ++i)
+    for (const char* k : {"record different message sizes", "the only loaded rank to run a process group"})
+      if (d->column("name").str[i].find(k) != std::string::npos) {
+        EXPECT_EQ(d->column("severity").str[i], "warning");
+        warned[k] = {d->column("count").i64[i], d->column("example").str[i]};
+      }
+  ASSERT_EQ(warned.size(), 2u);
+  EXPECT_EQ(warned["record different message sizes"].first, 3);
+  EXPECT_EQ(warned["record different message sizes"].second, "process group dp, AllReduce sequence 0: rank 0 4 bytes, rank 1 4194304 bytes");
+  EXPECT_EQ(warned["the only loaded rank to run a process group"].first, 3);
+  EXPECT_EQ(warned["the only loaded rank to run a process group"].second,
+            "rank 3: 3 kernels of process group x (Group size 4); the other ranks' matched groups of that size: dp");
 }
 
 // Ranks whose groups share no collective (two tensor-parallel pairs, no data-parallel collective)

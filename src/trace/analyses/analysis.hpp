@@ -197,8 +197,13 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
 //    late together are the ones the others wait for, though neither is "last");
 //  - held_back_us: at those, its start after the second-latest start (the marginal hold: what the
 //    others would have gained had only this rank been on time; two equally late ranks cancel);
-//  - caused_wait_us: the sum of max(0, its start - the collective's median start): how long the
-//    typical rank waited for it, which does not cancel when several ranks straggle;
+//  - caused_wait_us: the sum of max(0, its start - the others' median start), less the part it
+//    inherited: how long the typical rank waited for it, which does not cancel when several ranks
+//    straggle;
+//  - inherited_late_us: the part of that lateness its own wait at its previous collective explains
+//    (the lesser of that wait and how much later than the others' median it was released from
+//    its previous collective): a rank that waited for a slow peer there and so arrives late here
+//    is not the one the others wait for (review of 2026-12-07: it had been named a high straggler);
 //  - waited_for_others_us: the sum of min(its duration, max(0, latest start - its start)): the
 //    part of its own collective time spent waiting for the last rank to arrive, not transferring;
 //  - mean_late_vs_median_us: mean signed start minus median start.
@@ -206,7 +211,7 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
 // would keep only 256 ns in a double).
 struct RankLateness {
   int64_t last_arrivals = 0, latest_arrivals = 0, collectives = 0;
-  double held_back_us = 0, caused_wait_us = 0, waited_for_others_us = 0, late_sum_us = 0;
+  double held_back_us = 0, caused_wait_us = 0, inherited_late_us = 0, waited_for_others_us = 0, late_sum_us = 0;
   double mean_late_vs_median_us() const { return collectives ? late_sum_us / static_cast<double>(collectives) : 0.0; }
 };
 std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m);

@@ -687,11 +687,24 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   for (const auto& [key, occ] : coll) ranks_max = std::max(ranks_max, occ.size());
   const int64_t arrival_rows =
       std::min<int64_t>(kArrivalCollectives, static_cast<int64_t>(kArrivalCells / std::max<size_t>(1, ranks_max)));
-  int64_t matched = 0, unmatched = 0, unsized = 0, overlapless = 0;
-  std::string unsized_example, overlapless_example;
+  int64_t matched = 0, unmatched = 0, unsized = 0, overlapless = 0, unequal_sizes = 0;
+  std::string unsized_example, overlapless_example, unequal_sizes_example;
+  // A rank whose collectives of a group of two or more matched nobody because it is the only
+  // loaded rank that ran that process group (review of 2026-12-07: rank 3 naming its group "1"
+  // where the others named it "0" dropped out of the collectives and stragglers tables with only
+  // collectives_unmatched_count to show for it). Members: the loaded ranks with a kernel of it.
+  std::map<std::string, std::set<int64_t>> pg_members;
+  for (const auto& [key, occ] : coll)
+    for (const auto& o : occ) pg_members[std::get<0>(key)].insert(o.rank);
+  std::map<std::pair<int64_t, std::string>, std::pair<int64_t, int64_t>> lone;  // (rank, group) -> (kernels, Group size)
   for (auto& [key, occ] : coll) {
     if (occ.size() < 2) {
       ++unmatched;
+      if (occ.size() == 1 && occ.front().group_size >= 2 && pg_members[std::get<0>(key)].size() == 1) {
+        auto& [kernels, size] = lone[{occ.front().rank, std::get<0>(key)}];
+        ++kernels;
+        size = std::max(size, occ.front().group_size);
+      }
       continue;
     }
     const int64_t row = matched;
@@ -706,6 +719,11 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     for (const auto& o : occ) group = std::max(group, o.group_size);
     const double members = group > 0 ? static_cast<double>(group) : static_cast<double>(occ.size());
     std::vector<int64_t> starts;
+    // The ranks' message sizes should agree within one collective (an all-to-all's need not: its
+    // splits may be uneven): a mismatch is a desync or a malformed trace, and had passed in
+    // silence with size_bytes the largest (review of 2026-12-07).
+    double size_lo = 0, size_hi = 0;
+    int64_t size_lo_rank = -1, size_hi_rank = -1;
     for (const auto& o : occ) {
       smin = std::min(smin, o.start_ns);
       if (o.start_ns > smax) {
@@ -715,8 +733,17 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
       emin = std::min(emin, o.end_ns);
       emax = std::max(emax, o.end_ns);
       dsum += static_cast<double>(o.end_ns - o.start_ns);
-      bytes = std::max(bytes, o.shard_bytes ? o.bytes * members : o.bytes);
+      const double b = o.shard_bytes ? o.bytes * members : o.bytes;
+      bytes = std::max(bytes, b);
+      if (b > 0 && (size_lo_rank < 0 || b < size_lo)) size_lo = b, size_lo_rank = o.rank;
+      if (b > 0 && (size_hi_rank < 0 || b > size_hi)) size_hi = b, size_hi_rank = o.rank;
       starts.push_back(o.start_ns);
+    }
+    if (size_lo_rank >= 0 && size_hi > size_lo * (1 + 1e-9) && std::get<1>(key) != "AllToAll" && ++unequal_sizes == 1) {
+      char b[160];
+      std::snprintf(b, sizeof b, ": rank %lld %.0f bytes, rank %lld %.0f bytes", static_cast<long long>(size_lo_rank), size_lo,
+                    static_cast<long long>(size_hi_rank), size_hi);
+      unequal_sizes_example = group_prefix(std::get<0>(key)) + std::get<1>(key) + " sequence " + std::to_string(std::get<2>(key)) + b;
     }
     // No rank is last where the latest start is shared (all together): -1, not the lowest of them
     // (rank 0 had been "last" at every collective that started in step; 2026-12-04 review).
@@ -746,6 +773,36 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     ctx.diagnostics.add_count("collectives: no message size recorded (no `In msg nelems` with a known dtype on the kernel, "
                               "no nccl:* annotation with Input Dims); size_bytes and bus_bandwidth_bytes_per_s are unknown",
                               "info", unsized_example, unsized);
+  if (unequal_sizes > 0)
+    ctx.diagnostics.add_count("collectives: the ranks of a matched collective record different message sizes (`In/Out msg nelems` x "
+                              "dtype, or the nccl:* annotation's Input Dims): a desync or ranks running different collectives under "
+                              "one sequence number; size_bytes and bus_bandwidth_bytes_per_s use the largest",
+                              "warning", unequal_sizes_example, unequal_sizes);
+  if (!lone.empty()) {
+    int64_t kernels = 0;
+    for (const auto& [rg, kn] : lone) kernels += kn.first;
+    const auto& [rg, kn] = *lone.begin();
+    std::string example = "rank " + std::to_string(rg.first) + ": " + std::to_string(kn.first) + " kernels of process group " +
+                          (rg.second.empty() ? std::string("(unnamed)") : rg.second) + " (Group size " + std::to_string(kn.second) + ")";
+    // The groups of that size the other ranks ran, where they are few: the name it likely should have had.
+    std::vector<std::string> peers;
+    for (const auto& [key, occ] : coll) {
+      if (occ.size() < 2 || std::get<0>(key) == rg.second) continue;
+      int64_t g = -1;
+      for (const auto& o : occ) g = std::max(g, o.group_size);
+      if (g == kn.second && std::find(peers.begin(), peers.end(), std::get<0>(key)) == peers.end()) peers.push_back(std::get<0>(key));
+    }
+    if (!peers.empty() && peers.size() <= 4) {
+      example += "; the other ranks' matched groups of that size: ";
+      for (size_t i = 0; i < peers.size(); ++i) example += (i ? ", " : "") + (peers[i].empty() ? std::string("(unnamed)") : peers[i]);
+    }
+    if (lone.size() > 1) example += "; " + std::to_string(lone.size() - 1) + " more (rank, group) pairs";
+    ctx.diagnostics.add_count("collectives: a rank is the only loaded rank to run a process group whose `Group size` is 2 or more, so "
+                              "its collectives there matched no other rank's (kernels counted): its process group name differs "
+                              "from its peers' (ranks that disagree on the group: a desync) or its peers' traces are not loaded; "
+                              "they are left out of the collectives, clock offsets and stragglers",
+                              "warning", example, kernels);
+  }
   for (const auto& [dtype, seen] : stats.unknown_dtypes)
     ctx.diagnostics.add_count("collectives: no message size recorded for dtype `" + dtype +
                                   "`: no known element size (kernels counted); size_bytes and bus_bandwidth_bytes_per_s are unknown",
@@ -754,7 +811,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   r.set("collective_arrivals_collectives_count", std::min(matched, arrival_rows));
   r.set("collectives_unmatched_count", unmatched);
   Table& s = r.add_table("stragglers",
-                         "ranks by the time the typical rank waited for them at collectives (start after the median start); "
+                         "ranks by the time the typical rank waited for them at collectives (start after the others' median "
+                         "start, less what its own wait at its previous collective explains: inherited_lateness_us); "
                          "held_back_us: the marginal hold beyond the second-latest rank where it arrived last");
   s.add_i64("rank");
   s.add_i64("last_arrivals_count");
@@ -762,6 +820,7 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   s.add_f64("held_back_us");
   s.add_f64("waited_for_others_us");
   s.add_f64("mean_lateness_vs_median_us");
+  s.add_f64("inherited_lateness_us");
   const auto late = rank_lateness(coll);
   std::vector<std::pair<int64_t, RankLateness>> v(late.begin(), late.end());
   std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
@@ -769,7 +828,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     return a.second.held_back_us > b.second.held_back_us;
   });
   for (const auto& [rank, h] : v)
-    s.add_row({rank, h.last_arrivals, h.caused_wait_us, h.held_back_us, h.waited_for_others_us, h.mean_late_vs_median_us()});
+    s.add_row({rank, h.last_arrivals, h.caused_wait_us, h.held_back_us, h.waited_for_others_us, h.mean_late_vs_median_us(),
+               h.inherited_late_us});
 }
 
 CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats, MatchStats* stats) {
@@ -828,7 +888,43 @@ CollectiveWaits waits_at_collectives(const CollectiveMatches& m, const std::set<
 
 std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
   std::map<int64_t, RankLateness> out;
-  std::vector<int64_t> starts;
+  // Lateness a rank inherits (review of 2026-12-07): where a rank waited at its previous
+  // collective for a late peer there, its release, and so its arrival here, came that much later,
+  // and the others would wait for it here though its own work was on time (TP pairs {0,1} and
+  // {2,3} under a DP all-reduce, rank 3 slow: rank 2 waited 400 us for it at their TP all-reduce,
+  // reached the DP all-reduce 3 us after rank 3, and was named a high straggler beside it). Per
+  // rank, its matched collectives by end: the previous one of a collective is the one that ended
+  // last at or before the rank's start there.
+  struct Done {
+    int64_t end_ns, wait_ns;
+    const void* key;  // the collective, so that a zero-length one is not its own previous one
+  };
+  std::map<int64_t, std::vector<Done>> done;
+  for (const auto& [key, occ] : m) {
+    if (occ.size() < 2) continue;
+    int64_t smax = INT64_MIN;
+    for (const auto& o : occ) smax = std::max(smax, o.start_ns);
+    for (const auto& o : occ)
+      done[o.rank].push_back(Done{o.end_ns, std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns)), &occ});
+  }
+  for (auto& [rank, d] : done)
+    std::stable_sort(d.begin(), d.end(), [](const Done& a, const Done& b) { return a.end_ns < b.end_ns; });
+  auto previous = [&](int64_t rank, int64_t start_ns, const void* key) -> const Done* {
+    const auto& d = done[rank];
+    auto it = std::upper_bound(d.begin(), d.end(), start_ns, [](int64_t t, const Done& x) { return t < x.end_ns; });
+    while (it != d.begin()) {
+      --it;
+      if (it->key != key) return &*it;
+    }
+    return nullptr;
+  };
+  auto median = [](std::vector<int64_t>& v) {  // of integer ns relative to one origin
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? static_cast<double>(v[n / 2]) : 0.5 * (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2]));
+  };
+  std::vector<int64_t> starts, others_ends;
+  std::vector<const Done*> prev;
   for (const auto& [key, occ] : m) {
     if (occ.size() < 2) continue;
     starts.clear();
@@ -857,12 +953,33 @@ std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
       const size_t k = n - 1;
       return k % 2 ? nth(k / 2) : 0.5 * (nth(k / 2 - 1) + nth(k / 2));
     };
-    for (const auto& o : occ) {
+    prev.clear();
+    for (const auto& o : occ) prev.push_back(previous(o.rank, o.start_ns, &occ));
+    for (size_t i = 0; i < occ.size(); ++i) {
+      const auto& o = occ[i];
       auto& h = out[o.rank];
       const double late = static_cast<double>(o.start_ns - s0) - median_rel;
       h.late_sum_us += late / 1000.0;
       const double behind_others = static_cast<double>(o.start_ns - s0) - others_median(o.start_ns);
-      if (behind_others > 0) h.caused_wait_us += behind_others / 1000.0;
+      if (behind_others > 0) {
+        // Inherited: the part of its lateness that its own wait at its previous collective
+        // explains, that is the lesser of that wait and how much later than the others' median it
+        // was released from its previous collective (each rank's own previous one). A rank that
+        // was itself the late one there waited nothing and inherits nothing: its lateness still
+        // holds the others up here.
+        double inherited = 0;
+        if (prev[i] && prev[i]->wait_ns > 0) {
+          others_ends.clear();
+          for (size_t q = 0; q < occ.size(); ++q)
+            if (q != i && prev[q]) others_ends.push_back(prev[q]->end_ns - s0);
+          if (!others_ends.empty()) {
+            const double released_after = static_cast<double>(prev[i]->end_ns - s0) - median(others_ends);
+            inherited = std::max(0.0, std::min({static_cast<double>(prev[i]->wait_ns), released_after, behind_others}));
+          }
+        }
+        h.inherited_late_us += inherited / 1000.0;
+        h.caused_wait_us += (behind_others - inherited) / 1000.0;
+      }
       const int64_t wait = std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns));
       h.waited_for_others_us += static_cast<double>(wait) / 1000.0;
       if (o.start_ns == smax) ++h.latest_arrivals;

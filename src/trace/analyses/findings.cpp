@@ -10,7 +10,8 @@
 //  - exposed_communication: communication kernel time not overlapped by computation, with the part
 //    of its collectives' time the rank spent waiting for late ranks (rank_lateness);
 //  - straggler (two or more ranks): a rank the others wait for at collectives (its start after the
-//    median start, summed, at least 2x the median rank's and 1% of the GPU-active span): the fix
+//    others' median start, less the lateness its own wait at its previous collective explains,
+//    summed: caused_wait_us; at least 2x the median rank's and 1% of the GPU-active span): the fix
 //    is on that rank, not in overlap.
 // Severity is the time at stake against the rank's GPU-active span (host_sync: against the rank's
 // CPU and GPU span, as a host wait can lie outside the GPU's): high >= 10%, medium >= 3%, else low.
@@ -497,12 +498,20 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
                               0.0});
         continue;
       }
+      // A latest start shared with another rank is not "last" (review of 2026-12-07: a rank tied at
+      // every latest start read "started 0 of 12 matched collectives last" as a high straggler): the
+      // ties are told apart, and lateness inherited from its own waits is named.
+      const int64_t tied = l.latest_arrivals - l.last_arrivals;
+      std::string ev = "started " + std::to_string(l.last_arrivals) + " of " + std::to_string(l.collectives) +
+                       " matched collectives last";
+      if (tied > 0) ev += " (and " + std::to_string(tied) + " more tied with another rank for the latest start)";
+      ev += "; the typical rank waited " + fmt_us(l.caused_wait_us) + " for it in total (" + pct(share) +
+            " of the median GPU-active span; mean start " + fmt_us(l.mean_late_vs_median_us()) + " after the median rank's)";
+      if (l.inherited_late_us > 0)
+        ev += "; a further " + fmt_us(l.inherited_late_us) +
+              " of lateness followed from its own waits for other ranks at its previous collectives and is not counted";
       out.push_back(Finding{
-          rank, severity_of(share), "straggler", "rank " + std::to_string(rank),
-          "started " + std::to_string(l.last_arrivals) + " of " + std::to_string(l.collectives) +
-              " matched collectives last; the typical rank waited " + fmt_us(l.caused_wait_us) + " for it in total (" +
-              pct(share) + " of the median GPU-active span; mean start " + fmt_us(l.mean_late_vs_median_us()) +
-              " after the median rank's)",
+          rank, severity_of(share), "straggler", "rank " + std::to_string(rank), ev,
           "The other ranks' exposed communication is waiting for this one: compare its compute with theirs "
           "(kernel_breakdown, temporal_breakdown per rank). Slower kernels point at the GPU (clocks or power "
           "throttling: nvidia-smi -q -d PERFORMANCE, DCGM), longer host gaps at its host (data loading, CPU "
