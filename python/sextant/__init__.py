@@ -742,8 +742,20 @@ def sweep(scenario, *, vary=None, elasticity=False, pareto=None, overrides=None,
                                 _int_in(max_points, "max_points", 1, 2 ** 63 - 1), _keyword_names(kw)))
 
 
-def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, **kw):
+def goodput(config, *, overrides=None, replicas=None, seed=None, threads=None, search=True, search_replicas=None, **kw):
     """Goodput under failures, checkpoints and recovery (``sextant goodput``)."""
+    # search_replicas: the CLI's --search-replicas (replicas per evaluation of the interval search
+    # and knob solving), the file's simulation.search_replicas; with search=False there is nothing
+    # it sizes, as the CLI refuses (2026-12-07 review: only simulation__search_replicas= reached it,
+    # and the error for search_replicas= suggested replicas=).
+    if search_replicas is not None:
+        n = _int_in(search_replicas, "search_replicas", 2, _MAX_REPLICAS)
+        if search is False:
+            raise SextantError("search_replicas sizes the interval search and knob solving, which search=False turns off; "
+                               "leave search_replicas out, or search=True")
+        if "simulation__search_replicas" in kw:
+            raise SextantError("search_replicas= and simulation__search_replicas= both given: give one")
+        kw["simulation__search_replicas"] = n
     # The CLI's bound and words for --replicas (2026-12-07 review: without a bound, 2^31-1 was the
     # cap, and a count beyond the simulation's was blamed on the file's simulation map).
     replicas = 0 if replicas is None else _int_in(replicas, "replicas", 2, _MAX_REPLICAS, "the most the simulation holds in memory")

@@ -1351,3 +1351,21 @@ def test_goodput_replicas_take_the_clis_bound_and_words():
             sextant.goodput(GOODPUT, replicas=n)
         assert str(e.value) == "replicas" + cli[len("--replicas"):].replace("'%d'" % n, "%d" % n), (str(e.value), cli)
     assert sextant.goodput(GOODPUT, replicas=2, seed=1, search=False)["scalars"]["ettr_fraction"] > 0
+
+
+def test_goodput_takes_search_replicas_as_the_cli_does():
+    """Question (review of 2026-12-07): does goodput() take the CLI's --search-replicas by its own
+    name (only simulation__search_replicas= had reached it), with the CLI's bound, and refuse it
+    where search=False leaves nothing for it to size?"""
+    by_name = sextant.goodput(GOODPUT, replicas=40, search_replicas=10, seed=3)
+    by_key = sextant.goodput(GOODPUT, replicas=40, simulation__search_replicas=10, seed=3)
+    assert by_name == by_key
+    cli = cli_json("goodput", GOODPUT, "--replicas", "40", "--search-replicas", "10", "--seed", "3")
+    assert by_name["scalars"] == cli["scalars"]
+    for bad in (1, 1000001):
+        with pytest.raises(sextant.SextantError) as e:
+            sextant.goodput(GOODPUT, search_replicas=bad)
+        assert str(e.value).startswith("search_replicas: must be an integer from 2 to 1000000"), str(e.value)
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.goodput(GOODPUT, search=False, search_replicas=10)
+    assert "search=False turns off" in str(e.value)
