@@ -869,8 +869,18 @@ void ModelConfig::validate(const SourceLocation& where) const {
   if (layers > 10000) bad("layers", "must be at most 10000, got " + std::to_string(layers));
   if (hidden <= 0) bad("hidden", "must be positive");
   if (heads <= 0) bad("heads", "must be positive");
-  if (kv_heads <= 0 || heads % kv_heads != 0)
-    bad("kv_heads", "must divide heads (" + std::to_string(heads) + "), got " + std::to_string(kv_heads));
+  // 0 is no divisor but a missing count, and a count that does not divide heads is said with the
+  // counts that do (it had been "must divide heads (32), got 7" alone; 2026-12-07 review).
+  if (kv_heads <= 0) bad("kv_heads", "must be positive, got " + std::to_string(kv_heads));
+  if (heads % kv_heads != 0) {
+    std::string valid;
+    for (int k = 1; k <= heads; ++k)
+      if (heads % k == 0) valid += (valid.empty() ? "" : ", ") + std::to_string(k);
+    SourceLocation w = where;
+    w.key = (w.key.empty() ? "" : w.key + ".") + "kv_heads";
+    throw Error(w, "model '" + id + "': must divide heads (" + std::to_string(heads) + "), got " + std::to_string(kv_heads),
+                "valid: " + valid + " (1: multi-query attention; " + std::to_string(heads) + ": one KV head per query head)");
+  }
   if (head_dim <= 0) bad("head_dim", "must be positive");
   if (vocab <= 0) bad("vocab", "must be positive");
   // The attention widths are ints (q_dim, kv_dim): heads 32768 x head_dim 65536 wrapped to a

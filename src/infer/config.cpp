@@ -282,6 +282,13 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
   }
   {
     auto d = m.map("deployment");
+    // The line of the deployment key itself, for errors about the deployment as a whole (serve's
+    // "the weights leave no room for a KV cache" had named key 'deployment' without a line;
+    // 2026-12-07 review). A section an override made has no line.
+    s.deployment_at = SourceLocation{path, 0, 0, "deployment"};
+    for (const auto& kv : root)
+      if (kv.first.IsScalar() && kv.first.Scalar() == "deployment" && kv.first.Mark().line >= 0)
+        s.deployment_at = SourceLocation{path, kv.first.Mark().line + 1, kv.first.Mark().column + 1, "deployment"};
     auto& x = s.deployment;
     x.model = d.str("model");
     if (d.has("system") && d.raw("system").IsMap()) {
@@ -890,12 +897,15 @@ static std::string catalog_memory_note(const Deployment& d, double memory_gib_gi
 // study's file is added here, so that "every request is refused" says where the study is.
 Result run_serve(StudySpec s, const Catalog&, const InferData&) {
   const std::string file = s.file;
+  const SourceLocation deployment_at = s.deployment_at;
   try {
     return run_serve_in(std::move(s));
   } catch (const Error& e) {
     if (!e.where().file.empty() || e.where().key.empty() || file.empty()) throw;
     SourceLocation w = e.where();
     w.file = file;
+    // An error about the deployment as a whole at the line of its key (2026-12-07 review).
+    if (w.key == "deployment" && w.line == 0) w = deployment_at;
     throw Error(w, e.message(), e.hint());
   }
 }

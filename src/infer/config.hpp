@@ -42,6 +42,7 @@ struct StudySpec {
   double load_fraction = 0;        // > 0: rate = load_fraction x saturation throughput
   std::string draft_model;         // speculative decoding draft (same accelerator/engine/formats)
   SourceLocation draft_model_at;   // where the file names it (its errors point there)
+  SourceLocation deployment_at;    // the deployment key's line (errors about the deployment as a whole)
   PlanSpace plan;
   std::vector<double> sweep_load_fractions, sweep_rates_per_s;  // request-rate sweep (one of them)
   bool request_table_given = false;  // serving.request_table was in the file (else the caller decides)

@@ -158,8 +158,14 @@ CostModel::CostModel(Deployment d) : d_(std::move(d)) {
   d_.check();
   const auto& m = d_.model;
   const auto& a = d_.accel;
+  // At the entry's line, with what to write (it had named the file alone and said nothing of the
+  // fix; 2026-12-07 review).
   if (!a.memory_bandwidth_bytes_per_s.known)
-    throw Error(SourceLocation{a.file, 0, 0, a.id + ".memory_bandwidth_gb_per_s"}, "accelerator '" + a.id + "' has no memory bandwidth");
+    throw Error(accelerator_field_location(a, "memory_bandwidth_gb_per_s"),
+                "accelerator '" + a.id + "' has no memory bandwidth (memory_bandwidth_gb_per_s is unknown or left out): every "
+                "weight and KV-cache read is timed by it",
+                "write the entry's memory_bandwidth_gb_per_s in GB/s with its provenance, e.g. memory_bandwidth_gb_per_s: {value: 3350, "
+                "source: ID} (an H100 SXM's 3.35 TB/s), or {value: N, estimated: \"basis\"}");
   cdtype_ = compute_dtype(d_.weight, d_.activation, a, d_.engine.matmul_dtypes);
   adtype_ = attention_dtype(d_.kv, d_.activation, a, d_.engine.matmul_dtypes);
   apply_engine();

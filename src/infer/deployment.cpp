@@ -245,7 +245,24 @@ Deployment make_deployment(const Catalog& given_cat, const InferData& data, cons
   // training and was an "unknown accelerator" here before 2026-12-06 (review).
   d.accel = load_accelerator_ref(cat, s.accelerator, at("accelerator"));
   d.data_notes = data.match_notes(d.accel, cat.accelerator_ids());
-  if (s.memory_gib != 0) {
+  // An entry without its memory size (memory_gib unknown or left out) had been run as a 0 GB
+  // device: fits false, "ships with at most 0 GB" against a size given (2026-12-07 review). The
+  // size is needed for every fit: the one given, else an error at the entry's field.
+  const bool listed_memory = d.accel.memory_bytes.known && d.accel.memory_bytes.value > 0;
+  if (!listed_memory && s.memory_gib == 0)
+    throw Error(accelerator_field_location(d.accel, "memory_gib"),
+                "accelerator '" + d.accel.id + "' has no memory size (memory_gib is unknown or left out): the weights and KV cache "
+                "cannot be fitted",
+                "give the device's memory with --memory-gib N (deployment.memory_gib: N in a study), or write the entry's memory_gib "
+                "in GiB with its provenance");
+  if (s.memory_gib != 0 && !listed_memory) {
+    if (!(s.memory_gib > 0 && s.memory_gib <= kMaxMemoryGib))
+      throw Error(at("memory_gib"), "must be a positive size in GiB up to 1e9", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");
+    d.data_notes.push_back("memory: " + d.accel.id + " costed with " + format_double(s.memory_gib) +
+                           " GiB as given (memory_gib): its catalog entry does not state its memory size, so the size is not checked "
+                           "against the sizes it ships in");
+    d.accel.memory_bytes = Sourced{s.memory_gib * 1073741824.0, "given (memory_gib)", "", true};
+  } else if (s.memory_gib != 0) {
     if (!(s.memory_gib > 0 && s.memory_gib <= kMaxMemoryGib))
       throw Error(at("memory_gib"), "must be a positive size in GiB up to 1e9", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");
     // A SoC's catalog entry lists the largest memory it ships with: more is a machine that does not

@@ -142,7 +142,10 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
           m.fail("measured_on_vendors", "'" + v + "' is no vendor name", "the lower-case vendor of the catalog's accelerators, e.g. apple, nvidia");
       check_rate_fraction(m, "bandwidth_fraction", e.bandwidth_fraction);
       check_rate_fraction(m, "gemm_fraction", e.gemm_fraction);
-      check_fraction(m, "dequant_fraction", e.dequant_fraction);
+      // The GEMM rate of block-quantised weights is multiplied by it: 0 had run a prefill in
+      // infinite time and decoded 0 tokens/s (2026-12-07 review). overlap_fraction 0 is valid
+      // (memory and compute add).
+      check_rate_fraction(m, "dequant_fraction", e.dequant_fraction);
       check_fraction(m, "overlap_fraction", e.overlap_fraction);
       check_memory_fraction(m, "memory_utilization_fraction", e.memory_utilization_fraction,
                             "the share of the device's memory the engine may use for weights, KV cache and workspace "

@@ -4,7 +4,9 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/yaml_reader.hpp"
 
 namespace sextant::infer {
 namespace {
@@ -205,6 +207,47 @@ NumberFormat output_format(const NumberFormat& weight) {
   return parse_format("bf16");
 }
 
+SourceLocation accelerator_field_location(const Accelerator& a, const std::string& field) {
+  SourceLocation at{a.file, 0, 0, a.id + "." + field};
+  if (a.file.empty()) return at;
+  try {
+    const YAML::Node root = parse_yaml_document(read_file(a.file), a.file);
+    // The first mapping whose id is a.id and that describes an accelerator (a peak, a memory or a
+    // kind): a study names its model and systems by id too.
+    std::vector<YAML::Node> todo{root};
+    while (!todo.empty()) {
+      const YAML::Node n = todo.back();
+      todo.pop_back();
+      if (n.IsSequence()) {
+        for (size_t i = n.size(); i-- > 0;) todo.push_back(n[i]);
+        continue;
+      }
+      if (!n.IsMap()) continue;
+      const YAML::Node id = n["id"];
+      if (id && id.IsScalar() && id.Scalar() == a.id && (n["peak_tflops"] || n["memory_gib"] || n["kind"])) {
+        YAML::Mark m = id.Mark();
+        // A sourced value at its number; otherwise the key's own line (a mapping of peaks, or a key
+        // written without a value).
+        if (const YAML::Node f = n[field]; f && !f.IsNull() && (!f.IsMap() || f["value"])) m = f.IsMap() ? f["value"].Mark() : f.Mark();
+        else
+          for (const auto& kv : n)
+            if (kv.first.IsScalar() && kv.first.Scalar() == field) m = kv.first.Mark();
+        if (m.line >= 0) {
+          at.line = m.line + 1;
+          at.column = m.column + 1;
+        }
+        return at;
+      }
+      std::vector<YAML::Node> values;
+      for (const auto& kv : n) values.push_back(kv.second);
+      for (size_t i = values.size(); i-- > 0;) todo.push_back(values[i]);
+    }
+  } catch (const std::exception&) {
+    // the file no longer reads: named without a line
+  }
+  return at;
+}
+
 DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a,
                     const std::vector<DType>& allowed) {
   DType d = width_rank(weight.compute_dtype) > width_rank(activation.compute_dtype) ? weight.compute_dtype
@@ -219,9 +262,17 @@ DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, 
   if (d == DType::FP16 && usable(DType::BF16)) return DType::BF16;
   for (DType c : ladder)
     if (width_rank(c) > width_rank(d) && usable(c)) return c;
-  throw Error(SourceLocation{a.file, 0, 0, a.id + ".peak_tflops"},
+  // At the entry's line, with the peaks to write (2026-12-07 review: the file alone, no hint).
+  std::string wider;
+  for (DType c : ladder)
+    if (width_rank(c) >= width_rank(d) && (allowed.empty() || std::find(allowed.begin(), allowed.end(), c) != allowed.end()))
+      wider += (wider.empty() ? "" : ", ") + to_string(c);
+  throw Error(accelerator_field_location(a, "peak_tflops"),
               "accelerator '" + a.id + "' has no peak for " + to_string(d) + " or any wider format" +
-                  (allowed.empty() ? std::string() : std::string(" the engine multiplies in")));
+                  (allowed.empty() ? std::string() : std::string(" the engine multiplies in")),
+              "write the entry's peak_tflops for one of " + (wider.empty() ? to_string(d) : wider) + " (dense TFLOP/s" +
+                  (wider.find("int") != std::string::npos ? "; TOPS for int8 and int4" : "") + ") with its provenance, e.g. peak_tflops: {" +
+                  (wider.empty() ? to_string(d) : wider.substr(0, wider.find(','))) + ": {value: N, source: ID}}");
 }
 
 DType attention_dtype(const NumberFormat& kv, const NumberFormat& activation, const Accelerator& a,

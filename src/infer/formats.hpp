@@ -68,6 +68,13 @@ NumberFormat parse_activation_format(const std::string& name, const SourceLocati
 // A KV-cache format: one element format (a GGUF file type or a mixed: format is refused).
 NumberFormat parse_kv_format(const std::string& name, const SourceLocation& where = {});
 
+// Where a field of accelerator `a` is written, for an error about a value it lacks: its file, and
+// the line of the field (or, where the field is left out, of the entry: its `id`), found by reading
+// a.file again (an entry of a catalog file, a single-entry file, or a study's hardware.accelerators);
+// key "ID.FIELD". The line is 0 where the file no longer reads or holds no such entry. Errors of a
+// missing bandwidth or peak had named the file alone, with no line (2026-12-07 review).
+SourceLocation accelerator_field_location(const Accelerator& a, const std::string& field);
+
 // The dtype a GEMM with these weight and activation formats runs at on `a`: the wider of the
 // two compute types, moved to the next wider dtype the accelerator has a peak for.
 // `allowed`: the dtypes the engine multiplies in (empty: any the accelerator has a peak for).

@@ -203,6 +203,16 @@ TEST(CatalogErrors, InconsistentModelRejected) {
   const std::string what = load_error(d);
   EXPECT_NE(what.find("kv_heads"), std::string::npos) << what;
   EXPECT_NE(what.find("must divide heads (8)"), std::string::npos) << what;
+  // With the counts that do (review of 2026-12-07: the error had listed none), and 0 as a count
+  // that must be positive, not one that fails to divide.
+  EXPECT_NE(what.find("valid: 1, 2, 4, 8 "), std::string::npos) << what;
+  TempDir z("model-kv0");
+  z.write("models/m.yaml", "entries:\n  - id: bad\n    source: test\n    layers: 2\n    hidden: 256\n    heads: 8\n    kv_heads: 0\n"
+                           "    ffn_hidden: 1024\n    vocab: 1000\n");
+  const std::string zero = load_error(z);
+  EXPECT_NE(zero.find("key 'entries[0].kv_heads'"), std::string::npos) << zero;
+  EXPECT_NE(zero.find("must be positive, got 0"), std::string::npos) << zero;
+  EXPECT_EQ(zero.find("divide"), std::string::npos) << zero;
 }
 
 // Review of 2026-12-05: a folder with no catalog kind in it is not a catalog (it read as "unknown

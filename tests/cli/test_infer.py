@@ -3147,5 +3147,41 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             j = run_json("infer", "plan", f)
             self.assertEqual([(r["tp"], r["ep"], r["status"]) for r in rows(j["tables"]["candidates"])], [(2, 2, "ok"), (4, 4, "ok")])
 
+    def test_an_accelerator_without_its_memory_size_is_no_0_gb_device(self):
+        # Review of 2026-12-07: a catalog accelerator with memory_gib unknown had been run as a 0 GB
+        # device (fits false, "as the catalog lists it, 0.0 GB"), and --memory-gib 12 refused as
+        # "ships with at most 0 GB". Without a size it is an error at the entry's memory_gib line
+        # that says how to give one; with --memory-gib (or deployment.memory_gib) that size, said.
+        with tempfile.TemporaryDirectory() as d:
+            cat = os.path.join(d, "catalog")
+            shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+            soc = os.path.join(cat, "accelerators", "soc-nomem.yaml")
+            with open(soc, "w") as fh:
+                fh.write("sources:\n  b: \"a product brief\"\nentries:\n  - id: soc-nomem\n    name: A phone SoC\n    vendor: qualcomm\n"
+                         "    kind: soc\n    platform: android\n    peak_tflops:\n      fp16: {value: 5.6, source: b}\n"
+                         "    memory_gib: unknown\n    memory_bandwidth_gb_per_s: {value: 76.8, source: b}\n")
+            args = ("infer", "--catalog", cat, "estimate", "--model", "llama-2-7b", "--accelerator", "soc-nomem", "--weights", "q4_0")
+            p = run(*args, ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(soc + ":11:", p.stderr)
+            self.assertIn("key 'soc-nomem.memory_gib': accelerator 'soc-nomem' has no memory size", p.stderr)
+            self.assertIn("--memory-gib", p.stderr)
+            j = run_json(*args, "--memory-gib", "12")
+            self.assertEqual(j["scalars"]["memory_capacity_bytes_per_device"], 12 * 2 ** 30)
+            self.assertTrue(j["scalars"]["fits"])
+            self.assertTrue(any("does not state its memory size" in n for n in j["notes"]), j["notes"])
+            self.assertFalse(any("0.0 GB" in n or "0 GiB" in n for n in j["notes"]), j["notes"])
+            study = os.path.join(d, "s.yaml")
+            with open(study, "w") as fh:
+                fh.write("deployment: {model: llama-2-7b, accelerator: soc-nomem, weight_format: q4_0, activation_format: fp16}\n"
+                         "workload: {arrival: poisson, rate_per_s: 0.05, requests: 20, prompt: {dist: fixed, mean: 200},"
+                         " output: {dist: fixed, mean: 50}}\n")
+            p = run("infer", "--catalog", cat, "serve", study, ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("deployment.memory_gib", p.stderr)
+            j = run_json("infer", "--catalog", cat, "serve", study, "--set", "deployment.memory_gib=12")
+            self.assertEqual(j["scalars"]["memory_capacity_bytes_per_device"], 12 * 2 ** 30)
+
+
 if __name__ == "__main__":
     unittest.main()

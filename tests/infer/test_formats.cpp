@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <unistd.h>
 
 #include "common.hpp"
 #include "infer/cost_model.hpp"
@@ -397,4 +398,27 @@ TEST(Formats, ACheckpointFormatTheEngineLacksIsNamedWhereItCameFrom) {
   s.weight_format = "q4_0";
   s.activation_format = "fp32";
   EXPECT_NO_THROW(make_deployment(fixtures::catalog(), fixtures::infer_data(), s));
+}
+
+// Question (review of 2026-12-07): is an engine's dequant_fraction of 0 refused? The GEMM rate of
+// block-quantised weights is multiplied by it: 0 had been accepted, and a q4_0 prefill took
+// infinite time and decoded 0 tokens/s. It is a share of a rate, in (0, 1] as gemm_fraction is;
+// overlap_fraction 0 (memory and compute add) stays valid.
+TEST(EngineProfiles, ADequantFractionOfZeroIsRefused) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("sextant_engine_dequant_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto load = [&](const std::string& fields) {
+    std::ofstream((dir / "engines.yaml").string()) << "entries:\n  - id: e\n" << fields;
+    return InferData::load(dir.string());
+  };
+  try {
+    load("    dequant_fraction: {value: 0, estimated: \"x\"}\n");
+    ADD_FAILURE() << "dequant_fraction 0 was accepted";
+  } catch (const sextant::Error& e) {
+    EXPECT_EQ(e.where().line, 3) << e.what();
+    EXPECT_NE(e.message().find("must be in (0, 1], got 0"), std::string::npos) << e.message();
+  }
+  EXPECT_NO_THROW(load("    dequant_fraction: {value: 0.5, estimated: \"x\"}\n    overlap_fraction: {value: 0, estimated: \"x\"}\n"));
+  fs::remove_all(dir);
 }

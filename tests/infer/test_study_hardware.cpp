@@ -213,3 +213,101 @@ TEST(StudyHardware, ErrorsNameTheFileLineAndKey) {
   EXPECT_NE(e.find("unknown system 'dgx-h10'"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'dgx-h100'?"), std::string::npos) << e;
 }
+
+namespace {
+// text with the first `from` replaced by `to` (from must be there).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+}  // namespace
+
+// Question (review of 2026-12-07): is an accelerator whose catalog entry does not state its memory
+// size (memory_gib unknown or left out) run as a 0 GB device? It had been: fits false, a given
+// --memory-gib 12 refused as "ships with at most 0 GB", a GPU's note "not the 0 GiB its catalog
+// entry lists". Without a size it is an error at the entry's memory_gib line that says how to give
+// one; with one, the size given, said in a note, and no cap from the unknown size.
+TEST(StudyHardware, AnEntryWithoutItsMemorySizeNeedsOneGiven) {
+  Folder f;
+  auto entry = [](const std::string& kind, const std::string& memory_line) {
+    std::string e = kXpuEntry;
+    e = replaced(e, "kind: gpu", "kind: " + kind);
+    e = replaced(e, "    memory_gib: {value: 80, estimated: \"x\"}\n", memory_line);
+    return "entries:\n" + e;
+  };
+  for (const std::string kind : {"gpu", "soc"}) {
+    for (const auto& [memory_line, line] : {std::pair<std::string, int>{"    memory_gib: unknown\n", 10}, {"", 2}}) {
+      const std::string file = f.write("nomem.yaml", entry(kind, memory_line));
+      DeploymentSpec s = spec("llama3.1-8b", file, "generic", "bf16");
+      const std::string e = error_of([&] { (void)make_deployment(catalog(), infer_data(), s); });
+      EXPECT_NE(e.find(file + ":" + std::to_string(line) + ":"), std::string::npos) << e;
+      EXPECT_NE(e.find("key 'xpu-1.memory_gib': accelerator 'xpu-1' has no memory size"), std::string::npos) << e;
+      EXPECT_NE(e.find("--memory-gib"), std::string::npos) << e;
+      EXPECT_NE(e.find("deployment.memory_gib"), std::string::npos) << e;
+      s.memory_gib = 12;
+      const Deployment d = make_deployment(catalog(), infer_data(), s);
+      EXPECT_TRUE(d.accel.memory_bytes.known);
+      EXPECT_DOUBLE_EQ(d.accel.memory_bytes.value, 12.0 * 1073741824.0);
+      bool said = false;
+      for (const auto& n : d.data_notes) {
+        said = said || n.find("does not state its memory size") != std::string::npos;
+        EXPECT_EQ(n.find("0 GiB"), std::string::npos) << n;
+      }
+      EXPECT_TRUE(said) << kind;
+    }
+  }
+  // A study without deployment.memory_gib is refused at the entry, with it served at the size.
+  f.write("nomem.yaml", entry("soc", "    memory_gib: unknown\n"));
+  const std::string head = "deployment:\n  model: llama3.1-8b\n  accelerator: nomem.yaml\n  engine: llama.cpp\n  weight_format: q4_0\n";
+  EXPECT_NE(error_of([&] { (void)load_study(f.write("s.yaml", head + kWorkload), catalog(), infer_data()); }).find("nomem.yaml:10:"),
+            std::string::npos);
+  const StudySpec st = load_study(f.write("s.yaml", head + "  memory_gib: 16\n" + kWorkload), catalog(), infer_data());
+  EXPECT_DOUBLE_EQ(st.serving.deployment.accel.memory_bytes.value, 16.0 * 1073741824.0);
+}
+
+// Question (review of 2026-12-07): does an accelerator without a memory bandwidth, or without a
+// peak the formats can run at, say where its entry is and what to write? Both had named the file
+// alone, no line and no remedy.
+TEST(StudyHardware, AMissingBandwidthOrPeakIsSaidAtTheEntrysLineWithTheFix) {
+  Folder f;
+  std::string e = kXpuEntry;
+  e = replaced(e, "    memory_bandwidth_gb_per_s: {value: 3350, estimated: \"x\"}\n", "");
+  const std::string nobw = f.write("nobw.yaml", "entries:\n" + e);
+  try {
+    (void)CostModel(make_deployment(catalog(), infer_data(), spec("llama3.1-8b", nobw, "vllm", "bf16")));
+    ADD_FAILURE() << "no bandwidth was accepted";
+  } catch (const Error& x) {
+    EXPECT_EQ(x.where().file, nobw);
+    EXPECT_EQ(x.where().line, 2) << x.what();  // the entry's id
+    EXPECT_NE(x.message().find("has no memory bandwidth"), std::string::npos) << x.message();
+    EXPECT_NE(x.hint().find("memory_bandwidth_gb_per_s: {value:"), std::string::npos) << x.hint();
+  }
+  // The 16-bit peak gone: bf16 weights have none to run at.
+  e = kXpuEntry;
+  e = replaced(e, "      bf16: {value: 989.4, estimated: \"same as h100\"}\n", "");
+  const std::string nopeak = f.write("nopeak.yaml", "entries:\n" + e);
+  try {
+    (void)CostModel(make_deployment(catalog(), infer_data(), spec("llama3.1-8b", nopeak, "vllm", "bf16")));
+    ADD_FAILURE() << "no bf16 peak was accepted";
+  } catch (const Error& x) {
+    EXPECT_EQ(x.where().file, nopeak);
+    EXPECT_EQ(x.where().line, 7) << x.what();  // peak_tflops:
+    EXPECT_NE(x.message().find("has no peak for bf16 or any wider format"), std::string::npos) << x.message();
+    EXPECT_NE(x.hint().find("peak_tflops"), std::string::npos) << x.hint();
+    EXPECT_NE(x.hint().find("bf16"), std::string::npos) << x.hint();
+  }
+}
+
+// Question (review of 2026-12-07): does serve's "the weights leave no room for a KV cache" name the
+// study's deployment line? It named key 'deployment' with no line.
+TEST(StudyHardware, WeightsThatDoNotFitAreSaidAtTheDeploymentLine) {
+  Folder f;
+  std::string e = kXpuEntry;
+  e = replaced(e, "memory_gib: {value: 80", "memory_gib: {value: 8");
+  f.write("small.yaml", "entries:\n" + e);
+  const std::string file = f.write("s.yaml", "# a study\ndeployment:\n  model: llama3.1-8b\n  accelerator: small.yaml\n  engine: vllm\n" + kWorkload);
+  const std::string err = error_of([&] { (void)run_serve(load_study(file, catalog(), infer_data()), catalog(), infer_data()); });
+  EXPECT_NE(err.find(file + ":2:1: key 'deployment': the weights of llama3.1-8b leave no room"), std::string::npos) << err;
+}
