@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -33,6 +34,10 @@ struct BenchArgs {
   int ranks = 0;
   OutputOptions out;
   std::vector<std::string> given;  // the suite options given on the command line (by name)
+  // Values of the options `bench run` and `bench import-nccl` take only to refuse them by name
+  // (by option; a map keeps each value's address while options are added).
+  std::map<std::string, std::string> refused_values;
+  bool refused_flag = false;
 };
 
 // The suites that read each suite option: one given without any of them did nothing, exit 0
@@ -502,24 +507,62 @@ void add_bench_command(CLI::App& app) {
   add_output_options(*imp, a->out);
 
   // The suites' options are not read by `bench run` or `bench import-nccl` (they were ignored,
-  // exit 0, before 2026-12-04). Checked before the subcommand runs its command.
-  auto refuse_suite_options = [a, cmd](const std::string& sub) {
-    for (const char* o : {"--quick", "--suite", "--list", "--min-rep-s", "--threads", "--timer", "--gemm-dtype", "--interleave",
-                          "--storage-dir", "--mpi-ranks", "--mpirun", "--mpi-helper", "--no-counters"})
-      if (cmd->count(o) > 0)
-        throw Error(SourceLocation{"", 0, 0, o}, "is an option of the suites `sextant bench` runs; `bench " + sub + "` does not read it",
+  // exit 0, before 2026-12-04). Checked before the subcommand runs its command. Given after the
+  // subcommand's word they are taken by the subcommand itself, hidden from its --help, only to be
+  // refused by name: CLI11 had handed them to `bench`, and the command after -- read as not
+  // expected ("The following argument was not expected: true" for `bench run --threads 4 --
+  // true`; review of 2026-12-07).
+  static const std::vector<std::pair<const char*, bool>> kSuiteOptions = {  // name, takes a value
+      {"--quick", false}, {"--suite", true},      {"--list", false},      {"--min-rep-s", true},   {"--threads", true},
+      {"--timer", true},  {"--gemm-dtype", true}, {"--interleave", false}, {"--storage-dir", true}, {"--mpi-ranks", true},
+      {"--mpirun", true}, {"--mpi-helper", true}, {"--no-counters", false}};
+  auto take_to_refuse = [a](CLI::App* sub, const char* name, bool takes_value) {
+    if (takes_value)
+      sub->add_option(name, a->refused_values[name])->group("");
+    else
+      sub->add_flag(name, a->refused_flag)->group("");
+  };
+  for (const auto& [name, takes_value] : kSuiteOptions) {
+    take_to_refuse(run, name, takes_value);
+    take_to_refuse(imp, name, takes_value);
+  }
+  for (const char* o : {"--reps", "--warmup"}) take_to_refuse(imp, o, true);
+  take_to_refuse(imp, "--ignore-failure", false);
+  // The options a subcommand reads, for the refusal: "--reps, --warmup, ..., -q/--quiet".
+  auto options_of = [](CLI::App* sub) {
+    std::string list;
+    for (const CLI::Option* o : sub->get_options()) {
+      if (o->get_group().empty() || o->get_lnames().empty() || o->get_lnames().front() == "help" || o->get_positional()) continue;
+      std::string n;
+      for (const auto& s : o->get_snames()) n += "-" + s + "/";
+      n += "--" + o->get_lnames().front();
+      list += (list.empty() ? "" : ", ") + n;
+    }
+    return list;
+  };
+  auto refuse_suite_options = [cmd, run, imp, options_of](const std::string& sub) {
+    CLI::App* own = sub == "run" ? run : imp;
+    for (const auto& [o, takes_value] : kSuiteOptions) {
+      (void)takes_value;
+      if (cmd->count(o) > 0 || own->count(o) > 0)
+        throw Error(SourceLocation{"", 0, 0, o},
+                    "is an option of the suites `sextant bench` runs, not of `bench " + sub + "` (its options: " + options_of(own) + ")",
                     "leave it out");
+    }
+    if (sub == "import-nccl" && own->count("--ignore-failure") > 0)
+      throw Error(SourceLocation{"", 0, 0, "--ignore-failure"},
+                  "is an option of `bench run`, not of `bench import-nccl` (its options: " + options_of(own) + ")", "leave it out");
   };
   run->callback([a, refuse_suite_options] {
     refuse_suite_options("run");
     run_command(*a);
   });
-  imp->callback([a, refuse_suite_options, cmd] {
+  imp->callback([a, refuse_suite_options, cmd, imp] {
     refuse_suite_options("import-nccl");
     // An import measures nothing: repetitions and warm-ups are the log's own (they were ignored,
     // exit 0, before 2026-12-04).
     for (const char* o : {"--reps", "--warmup"})
-      if (cmd->count(o) > 0)
+      if (cmd->count(o) > 0 || imp->count(o) > 0)
         throw Error(SourceLocation{"", 0, 0, o}, "`bench import-nccl` reads measurements from nccl-tests logs: it runs nothing to repeat",
                     "leave it out (nccl-tests' own -n and -w set its iterations)");
     import_nccl(*a);

@@ -372,6 +372,140 @@ nlohmann::ordered_json base_option() {
           {"grid", {{"left", 90}, {"right", 40}, {"top", 40}, {"bottom", 70}, {"containLabel", false}}}};
 }
 
+std::vector<std::string> family_colours(const std::vector<std::string>& family_of_series) {
+  // Well-separated hues (degrees) in the order families first appear: blue, orange, green,
+  // purple, red, teal, gold, magenta; past them the hues in between.
+  static const double kHues[] = {212, 28, 140, 275, 352, 180, 48, 312};
+  std::vector<std::string> families;  // in order of first appearance
+  std::map<std::string, size_t> members, seen;
+  for (const auto& f : family_of_series)
+    if (members[f]++ == 0) families.push_back(f);
+  std::map<std::string, double> hue;
+  std::map<std::string, bool> grey;
+  size_t coloured = 0;
+  for (const auto& f : families) {
+    grey[f] = f.find("bubble") != std::string::npos || f.find("wait") != std::string::npos || f.find("idle") != std::string::npos;
+    if (grey[f]) continue;
+    const size_t k = coloured++;
+    hue[f] = k < 8 ? kHues[k] : std::fmod(kHues[k % 8] + 22.5 * static_cast<double>(k / 8), 360.0);
+  }
+  auto hex = [](double h, double s, double l) {  // HSL (degrees, 0-1, 0-1) to #rrggbb
+    const double c = (1 - std::fabs(2 * l - 1)) * s, hp = std::fmod(h, 360.0) / 60.0;
+    const double x = c * (1 - std::fabs(std::fmod(hp, 2.0) - 1)), m = l - c / 2;
+    double r = 0, g = 0, b = 0;
+    if (hp < 1) r = c, g = x;
+    else if (hp < 2) r = x, g = c;
+    else if (hp < 3) g = c, b = x;
+    else if (hp < 4) g = x, b = c;
+    else if (hp < 5) r = x, b = c;
+    else r = c, b = x;
+    char buf[8];
+    auto byte = [](double v) { return static_cast<int>(std::lround(std::clamp(v, 0.0, 1.0) * 255)); };
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", byte(r + m), byte(g + m), byte(b + m));
+    return std::string(buf);
+  };
+  std::vector<std::string> out;
+  std::set<std::string> used;
+  for (const auto& f : family_of_series) {
+    const size_t i = seen[f]++, n = members[f];
+    // Dark to light within the family, the hue turning a little along (shades 28% to 74% light),
+    // taken alternately from the darker and the lighter half so that neighbours in a stack differ
+    // by about half the range.
+    const size_t pos = i % 2 == 0 ? i / 2 : (n + 1) / 2 + i / 2;
+    const double t = n > 1 ? static_cast<double>(pos) / static_cast<double>(n - 1) : 0.5;
+    auto shade = [&](double nudge) {
+      return grey[f] ? hex(0, 0, std::fmod(0.42 + 0.36 * t + nudge, 0.92))
+                     : hex(hue[f] - 20 + 40 * t + 360, 0.62, std::fmod(0.28 + 0.46 * t + nudge, 0.92));
+    };
+    std::string c = shade(0);
+    // Two shades that round to one colour (dozens in a family) are told apart by a step in lightness.
+    for (double nudge = 0.01; used.count(c) && nudge < 0.5; nudge += 0.01) c = shade(nudge);
+    used.insert(c);
+    out.push_back(c);
+  }
+  return out;
+}
+
+namespace {
+bool is_label_separator(char c) { return c == ' ' || c == '=' || c == '/' || c == ':' || c == ','; }
+}  // namespace
+
+std::vector<std::string> without_shared_words(const std::vector<std::string>& labels, std::string& shared) {
+  shared.clear();
+  if (labels.size() < 2) return labels;
+  // The characters every label starts with, cut back to just after a separator.
+  size_t pre = labels[0].size();
+  for (const auto& l : labels) {
+    size_t k = 0;
+    while (k < pre && k < l.size() && l[k] == labels[0][k]) ++k;
+    pre = k;
+  }
+  while (pre > 0 && !is_label_separator(labels[0][pre - 1])) --pre;
+  // The characters every label ends with (past the prefix), cut forward to a separator.
+  size_t suf = labels[0].size() - pre;
+  for (const auto& l : labels) {
+    const size_t room = l.size() - pre;
+    size_t k = 0;
+    while (k < suf && k < room && l[l.size() - 1 - k] == labels[0][labels[0].size() - 1 - k]) ++k;
+    suf = k;
+  }
+  while (suf > 0 && !is_label_separator(labels[0][labels[0].size() - suf])) --suf;
+  if (pre == 0 && suf == 0) return labels;
+  std::vector<std::string> out;
+  for (const auto& l : labels) {
+    std::string mid = l.substr(pre, l.size() - pre - suf);
+    const size_t a = mid.find_first_not_of(' '), b = mid.find_last_not_of(' ');
+    if (a == std::string::npos) return labels;  // a label that is all shared words: kept whole
+    out.push_back(mid.substr(a, b - a + 1));
+  }
+  shared = labels[0].substr(0, pre) + "…" + labels[0].substr(labels[0].size() - suf);
+  return out;
+}
+
+namespace {
+// The text the page script's tick() writes for a value-axis tick (assets.cpp): fmt() below 10,000
+// (whole numbers in full, exponent form below 0.001, else 6 significant digits), else SI form
+// with 4 significant digits.
+std::string js_tick_text(double v) {
+  const double a = std::fabs(v);
+  char buf[64];
+  if (a >= 1e4) {
+    static const std::pair<double, const char*> pre[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    for (const auto& [p, name] : pre)
+      if (a >= p) {
+        std::snprintf(buf, sizeof buf, "%.4g%s", v / p, name);
+        return buf;
+      }
+  }
+  if (v == std::floor(v)) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  if (a != 0 && a < 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.3e", v);  // "1.500e-07": JavaScript writes "1.500e-7"
+    std::string s = buf;
+    const size_t e = s.find('e');
+    size_t d = e + 2;
+    while (d + 1 < s.size() && s[d] == '0') s.erase(d, 1);
+    return s;
+  }
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+}  // namespace
+
+size_t value_tick_label_chars(double lo, double hi) {
+  lo = std::min(lo, 0.0);
+  hi = std::max(hi, 0.0);
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return 8;
+  if (!(hi > lo)) return js_tick_text(hi).size();
+  const double step = nice_step(hi - lo);
+  size_t chars = 1;
+  for (double k = std::floor(lo / step); k <= std::ceil(hi / step) && k - std::floor(lo / step) < 40; k += 1)
+    chars = std::max(chars, js_tick_text(k * step).size());
+  return chars;
+}
+
 void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_charts) {
   if (t.rows() == 0) return;
   // Category axis: the text columns that tell the rows apart (rank + stream + category, joined),
@@ -462,44 +596,91 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
     ch.option = base_option();
     std::string cat_name;  // the columns the labels join (dtype / m / n / k)
     for (const auto& k : key_cols) cat_name += (cat_name.empty() ? "" : " / ") + k;
-    ch.option["xAxis"] = category_axis(cats, cat_name.empty() ? "row" : cat_name);
-    // Many categories stand upright, and the chart makes room for them below the axis; the axis
-    // name then goes to the axis's end (rotated labels had run into one another and into the name,
-    // 34 GEMM shapes of a calibrate report, 2026-12-04 review).
-    const int rotate = cats.size() > 16 ? 90 : cats.size() > 8 ? 30 : 0;
+    if (cat_name.empty()) cat_name = "row";
+    // The words every label shares are said once, in the axis name, and the bars show what tells
+    // them apart: cut to 140 px, "read working_set=32KiB threads=1" had read "read working_set=1…"
+    // on every bar (review of 2026-12-07).
+    std::string shared;
+    const std::vector<std::string> shown = without_shared_words(cats, shared);
+    ch.option["xAxis"] = category_axis(shown, shared.empty() ? cat_name : cat_name + " (" + shared + ")");
+    // Labels stand at an angle where they would not fit side by side (an estimate: 7 px a
+    // character at 12 px, a plot about 360 px wide, 320 beside the room rotated labels take), at
+    // 30 degrees while neighbours stay apart (32 px a bar), 45 to 23 px, else upright; the chart
+    // makes room for them below the axis. Before 2026-12-07 (review) up to 8 bars stood level
+    // whatever their length (five labels "working_set=128KiB" ran into one another), 13 stood at 30
+    // degrees overlapping, and the axis name at the axis's end was cut by the chart's edge
+    // ("case (read workin"): it is now under the labels, as far below the axis as they reach
+    // (34 GEMM shapes' labels had run into a name at a fixed gap, 2026-12-04 review).
+    size_t label_chars = 0;
+    for (const auto& c : shown) label_chars = std::max(label_chars, c.size());
+    const double bars = static_cast<double>(std::max<size_t>(shown.size(), 1));
+    const bool fits_level = 7.0 * static_cast<double>(label_chars) + 8 <= 360.0 / bars;
+    const int rotate = fits_level ? 0 : 320.0 / bars >= 32 ? 30 : 320.0 / bars >= 23 ? 45 : 90;
     ch.option["xAxis"]["axisLabel"].update(nlohmann::ordered_json{{"rotate", rotate}, {"width", 140}, {"overflow", "truncate"}});
+    ch.option["yAxis"] = value_axis(unit);
     if (rotate > 0) {
+      const double pi = std::acos(-1.0), rad = rotate * pi / 180;
+      const double label_px = std::min(140.0, 7.5 * static_cast<double>(label_chars));
+      const int reach_px = static_cast<int>(std::ceil(label_px * std::sin(rad) + 12 * std::cos(rad)));  // below the axis
       ch.option["grid"]["containLabel"] = true;
       ch.option["grid"]["left"] = 40;
-      ch.option["grid"]["right"] = 110;
-      ch.option["grid"]["bottom"] = 10;
-      ch.option["xAxis"]["nameLocation"] = "end";
-      ch.option["xAxis"]["nameGap"] = 8;
-      ch.option["yAxis"]["nameGap"] = 44;
-      ch.height_px = 360 + (rotate == 90 ? 100 : 40);
+      ch.option["grid"]["bottom"] = 34;  // the axis name, below the labels the grid contains
+      ch.option["xAxis"]["nameGap"] = reach_px + 16;
+      ch.height_px = 340 + reach_px;
     }
-    ch.option["yAxis"] = value_axis(unit);
     auto series = nlohmann::ordered_json::array();
-    double best = -INFINITY;
-    std::string best_cat, best_col;
+    // The takeaway is about what was measured: where the table gives a distribution's summary
+    // (median beside min, max, IQR, spread, a theoretical peak), the others. Before 2026-12-07
+    // (review) a bench chart read "largest peak_flops_per_s" (the peak, alike for every case) or
+    // "largest max_latency_s" (an outlier).
+    auto is_summary_statistic = [](const std::string& c) {
+      for (const char* p : {"min_", "max_", "peak_", "iqr_", "spread", "stddev_", "sd_"})
+        if (c.rfind(p, 0) == 0) return true;
+      return false;
+    };
+    std::vector<std::string> told;
+    for (const auto& col : cols)
+      if (!is_summary_statistic(col)) told.push_back(col);
+    const bool summarised = !told.empty() && told.size() < cols.size();
+    if (told.empty()) told = cols;
+    double best = -INFINITY, least = INFINITY, lo = 0, hi = 0;
+    std::string best_cat, best_col, least_cat;
     for (const auto& col : cols) {
       auto v = numbers(t, col);
       v.resize(n);
       const double s = unit_of(col).scale;
+      const bool tells = std::find(told.begin(), told.end(), col) != told.end();
       for (size_t i = 0; i < n; ++i) {
         v[i] *= s;
-        if (std::isfinite(v[i]) && v[i] > best) {
+        if (!std::isfinite(v[i])) continue;
+        lo = std::min(lo, v[i]);
+        hi = std::max(hi, v[i]);
+        if (!tells) continue;
+        if (v[i] > best) {
           best = v[i];
           best_cat = cats[i];
           best_col = col;
         }
+        if (v[i] < least) {
+          least = v[i];
+          least_cat = cats[i];
+        }
       }
       series.push_back({{"type", "bar"}, {"name", col}, {"data", json_array(v)}});
     }
+    // The value axis's name clears its tick labels: at a fixed 48 px, "s" was drawn over
+    // "1.500e-7" (review of 2026-12-07). About 8 px a character, and the grid's left margin holds
+    // the name where the grid does not size itself to its labels.
+    const int name_gap = std::max(48, 8 * static_cast<int>(value_tick_label_chars(lo, hi)) + 14);
+    ch.option["yAxis"]["nameGap"] = name_gap;
+    if (rotate == 0) ch.option["grid"]["left"] = std::max(90, name_gap + 20);
     ch.option["series"] = series;
+    auto with_unit = [&](double v) {
+      return (label == "count" ? fmt_count(v) : fmt_num(v)) + (label.empty() || label == "count" ? "" : " " + label);
+    };
     if (std::isfinite(best))
-      ch.takeaway = "largest " + best_col + ": " + best_cat + " (" + (label == "count" ? fmt_count(best) : fmt_num(best)) +
-                    (label.empty() || label == "count" ? "" : " " + label) + ")" +
+      ch.takeaway = "largest " + best_col + ": " + best_cat + " (" + with_unit(best) + ")" +
+                    (summarised && told.size() == 1 && least_cat != best_cat ? "; smallest: " + least_cat + " (" + with_unit(least) + ")" : "") +
                     (t.rows() > n ? "; first " + std::to_string(n) + " of " + std::to_string(t.rows()) + " rows shown" : "");
     page.charts.push_back(std::move(ch));
     ++made;

@@ -93,6 +93,26 @@ void fit_reference_lines(nlohmann::ordered_json& option);
 // always writes; an absent table is skipped rather than an error (older results, filtered output).
 using Renderer = std::function<void(const Result&, ReportPage&)>;
 
+// Colours for the series of a stacked breakdown, one per series, grouped by family (the
+// category each item belongs to, e.g. compute, exposed_comm, pipeline_bubble, optimizer): a hue
+// per family (grey for waiting: a family named *bubble*, *wait* or *idle*), and within a family
+// shades from dark to light, so every series has its own colour however many there are. ECharts'
+// default palette has nine colours and wrapped: compute:gemm and exposed_comm:edp were one blue on
+// a 13-item step (review of 2026-12-07). Colours are "#rrggbb".
+std::vector<std::string> family_colours(const std::vector<std::string>& family_of_series);
+
+// Category labels with the words every label shares at its start and at its end left out
+// (cut at a separator: space, '=', '/', ':', ','), so that the part that tells the bars apart is
+// what the axis shows; `shared` gets what was left out, as "prefix…suffix" (empty when nothing
+// was). Labels are kept whole where fewer than two, or where one would be left empty. A bench
+// axis had read "read working_set=1…" on every bar, cut to its width (review of 2026-12-07).
+std::vector<std::string> without_shared_words(const std::vector<std::string>& labels, std::string& shared);
+
+// Characters of the longest tick label the page script writes (SI form from 10,000, exponent
+// form below 0.001) on a value axis spanning the data [lo, hi] (from zero), with ECharts' tick
+// step: an axis name placed closer than this ran over the ticks ("s" over "1.500e-7").
+size_t value_tick_label_chars(double lo, double hi);
+
 // Charts the generic renderer makes for one table: a bar chart of its numeric columns (grouped by
 // unit, one chart per unit, at most max_charts), categories from its first string column.
 void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_charts = 4);

@@ -4,12 +4,14 @@
 // with units; does a missing charting library give an error naming the file?
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "core/error.hpp"
 #include "report/registry.hpp"
@@ -1429,4 +1431,162 @@ TEST(ReportRenderers, InferLatencyCdfCountsRefusedRequests) {
   EXPECT_NE(ch->title.find("4 refused at arrival have no latency: the curves stop below 100%"), std::string::npos) << ch->title;
   EXPECT_NE(ch->takeaway.find("25% within its SLO"), std::string::npos) << ch->takeaway;  // 2 of 8, not 2 of 4
   EXPECT_NE(ch->takeaway.find("shares of all requests, 4 refused at arrival among them"), std::string::npos) << ch->takeaway;
+}
+
+// Question (review of 2026-12-07): does every item of the stacked step have its own colour?
+// ECharts' nine-colour palette wrapped past nine series: on a 13-item step compute:gemm and
+// exposed_comm:edp were one blue, compute:elementwise and the bubble one colour. Items of one
+// category are shades of one hue (compute blue, exposed communication orange), the bubble grey.
+TEST(ReportRenderers, StepBreakdownGivesEveryItemItsOwnColourByCategory) {
+  Result r;
+  r.command = "estimate";
+  r.set("step_time_s", 13.0);
+  Table& b = r.add_table("breakdown");
+  b.add_str("category");
+  b.add_str("item");
+  b.add_f64("time_s");
+  b.add_f64("share_fraction");
+  for (const char* c : {"gemm", "attention", "elementwise", "norm", "embedding", "logits", "router", "memcpy"})
+    b.add_row({std::string("compute"), std::string(c), 1.0, 1.0 / 13});
+  for (const char* g : {"dp", "edp", "pp"}) b.add_row({std::string("exposed_comm"), std::string(g), 1.0, 1.0 / 13});
+  b.add_row({std::string("pipeline_bubble"), std::string("bubble"), 1.0, 1.0 / 13});
+  b.add_row({std::string("optimizer"), std::string("optimizer"), 1.0, 1.0 / 13});
+  const ReportPage page = build_page(r);
+  const Chart* ch = chart_of(page, "step-breakdown");
+  ASSERT_NE(ch, nullptr);
+  const auto& series = ch->option["series"];
+  ASSERT_EQ(series.size(), 13u);
+  std::set<std::string> colours;
+  auto rgb = [](const std::string& hex) {
+    return std::array<int, 3>{std::stoi(hex.substr(1, 2), nullptr, 16), std::stoi(hex.substr(3, 2), nullptr, 16),
+                              std::stoi(hex.substr(5, 2), nullptr, 16)};
+  };
+  for (const auto& s : series) {
+    ASSERT_TRUE(s.contains("itemStyle") && s["itemStyle"].contains("color")) << s.dump();
+    const std::string c = s["itemStyle"]["color"].get<std::string>();
+    ASSERT_EQ(c.size(), 7u) << c;
+    colours.insert(c);
+    const std::string name = s["name"].get<std::string>();
+    const auto [red, green, blue] = rgb(c);
+    if (name.rfind("compute:", 0) == 0) {
+      EXPECT_GT(blue, red) << name << " " << c;
+    }
+    if (name.rfind("exposed_comm:", 0) == 0) {
+      EXPECT_GT(red, blue) << name << " " << c;
+    }
+    if (name.rfind("pipeline_bubble:", 0) == 0) {
+      EXPECT_TRUE(red == green && green == blue) << name << " " << c;
+    }
+  }
+  EXPECT_EQ(colours.size(), 13u);  // one colour per item
+  // Many items of one family still differ.
+  std::vector<std::string> fam(40, "compute");
+  const auto many = family_colours(fam);
+  EXPECT_EQ(std::set<std::string>(many.begin(), many.end()).size(), 40u);
+}
+
+// Question (review of 2026-12-07): can a bench chart's labels be read? Five labels
+// "working_set=128KiB" stood level and ran into one another; 13 cache cases were cut at 140 px
+// to "read working_set=1…", the part that differs lost; the axis name "s" was drawn over the
+// tick "1.500e-7". The words every label shares go to the axis name, long labels stand at an
+// angle, and the value axis's name clears its widest tick.
+TEST(ReportPageTest, GenericLabelsDropSharedWordsAndTurnWhenLong) {
+  std::string shared;
+  EXPECT_EQ(without_shared_words({"working_set=16KiB", "working_set=128KiB", "working_set=1024KiB"}, shared),
+            (std::vector<std::string>{"16KiB", "128KiB", "1024KiB"}));
+  EXPECT_EQ(shared, "working_set=…");
+  EXPECT_EQ(without_shared_words({"read working_set=32KiB threads=1", "read working_set=64KiB threads=1"}, shared),
+            (std::vector<std::string>{"32KiB", "64KiB"}));
+  EXPECT_EQ(shared, "read working_set=… threads=1");
+  // Cut at separators only: "fp32"/"fp64" share "fp", which names nothing.
+  EXPECT_EQ(without_shared_words({"fp32 / 64", "fp64 / 128"}, shared), (std::vector<std::string>{"fp32 / 64", "fp64 / 128"}));
+  EXPECT_EQ(shared, "");
+  EXPECT_EQ(without_shared_words({"a b", "a"}, shared), (std::vector<std::string>{"a b", "a"}));  // none left empty
+  EXPECT_EQ(without_shared_words({"only one"}, shared), (std::vector<std::string>{"only one"}));
+  // Tick labels as the page script writes them.
+  EXPECT_EQ(value_tick_label_chars(0, 2.9e-7), 8u);  // "5.000e-8"
+  EXPECT_EQ(value_tick_label_chars(0, 400), 3u);     // "400"
+  EXPECT_EQ(value_tick_label_chars(0, 4e11), 4u);    // "400G"
+
+  auto latency_table = [](const std::vector<std::string>& cases) {
+    Table t("memory_latency_latency_s");
+    t.add_str("case");
+    for (const char* c : {"median_latency_s", "min_latency_s", "max_latency_s", "iqr_latency_s", "spread_fraction"}) t.add_f64(c);
+    t.add_i64("repetition_count");
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const double m = 2e-9 * static_cast<double>(i + 1) * (i == 3 ? 50 : 1);  // the fourth the slowest
+      t.add_row({cases[i], m, 0.9 * m, (i == 4 ? 200 : 1.1) * m, 0.1 * m, 0.1, int64_t{3}});  // the fifth's max an outlier
+    }
+    return t;
+  };
+  {
+    ReportPage page;
+    add_generic_table_charts(latency_table({"working_set=16KiB", "working_set=128KiB", "working_set=1024KiB", "working_set=8192KiB",
+                                            "working_set=65536KiB"}),
+                             page);
+    ASSERT_FALSE(page.charts.empty());
+    const auto& o = page.charts[0].option;
+    EXPECT_EQ(o["xAxis"]["data"], nlohmann::ordered_json({"16KiB", "128KiB", "1024KiB", "8192KiB", "65536KiB"}));
+    EXPECT_EQ(o["xAxis"]["name"], "case (working_set=…)");
+    EXPECT_EQ(o["xAxis"]["axisLabel"]["rotate"], 0);  // short enough now to stand level
+    // The widest tick, "2.000e-6" (8 characters, about 64 px), lies between the axis and its name.
+    EXPECT_GE(o["yAxis"]["nameGap"].get<int>(), 8 * 8 + 8);
+    EXPECT_GE(o["grid"]["left"].get<int>(), o["yAxis"]["nameGap"].get<int>() + 14);
+    // The takeaway is about the median, not the outlier of max_latency_s; the full case names.
+    EXPECT_EQ(page.charts[0].takeaway, "largest median_latency_s: working_set=8192KiB (4.00e-07 s); smallest: working_set=16KiB (2.00e-09 s)");
+  }
+  {
+    // Five long labels that share nothing stand at an angle (level before, they overlapped).
+    ReportPage page;
+    add_generic_table_charts(latency_table({"sequential_read_large", "sequential_write_large", "random_read_small_blocks",
+                                            "random_write_small_blocks", "metadata_create_delete"}),
+                             page);
+    ASSERT_FALSE(page.charts.empty());
+    EXPECT_EQ(page.charts[0].option["xAxis"]["axisLabel"]["rotate"], 30);
+    EXPECT_EQ(page.charts[0].option["xAxis"]["name"], "case");
+  }
+}
+
+// Question (review of 2026-12-07): is a GEMM bench chart's takeaway about the measured rate? It
+// read "largest peak_flops_per_s: fp32 m=64 ..." (the peak, alike for every case).
+TEST(ReportPageTest, GenericTakeawaySetsTheoreticalPeaksAside) {
+  Table t("gemm_cpu_flops_per_s");
+  t.add_str("case");
+  for (const char* c : {"median_flops_per_s", "min_flops_per_s", "max_flops_per_s", "iqr_flops_per_s", "spread_fraction",
+                        "peak_flops_per_s", "efficiency_fraction"})
+    t.add_f64(c);
+  t.add_row({std::string("fp32 m=64 n=64 k=64"), 1e10, 0.9e10, 1.1e10, 1e9, 0.1, 1e12, 0.01});
+  t.add_row({std::string("fp32 m=512 n=512 k=512"), 8e10, 7e10, 9e10, 1e9, 0.05, 1e12, 0.08});
+  ReportPage page;
+  add_generic_table_charts(t, page);
+  ASSERT_GE(page.charts.size(), 2u);
+  EXPECT_EQ(page.charts[0].takeaway, "largest median_flops_per_s: fp32 m=512 n=512 k=512 (8.00e+10 FLOP/s); smallest: fp32 m=64 n=64 k=64 (1.00e+10 FLOP/s)");
+  EXPECT_EQ(page.charts[0].option["series"].size(), 5u);  // the peak is still drawn
+  // The % chart: the efficiency, not the spread.
+  EXPECT_EQ(page.charts[1].takeaway, "largest efficiency_fraction: fp32 m=512 n=512 k=512 (8.00 %); smallest: fp32 m=64 n=64 k=64 (1.00 %)");
+}
+
+// Question (review of 2026-12-07): does the collective-arrival heatmap have a takeaway when no
+// rank started late? It was empty where every skew was zero.
+TEST(ReportRenderers, AnalyzeSkewHeatmapSaysWhenThereIsNoSkew) {
+  Result r = trace_result_with("k");
+  Table& c = r.add_table("collectives");
+  c.add_str("process_group");
+  c.add_str("operation");
+  c.add_i64("sequence");
+  c.add_f64("start_skew_us");
+  c.add_i64("last_rank");
+  Table& a = r.add_table("collective_arrivals");
+  a.add_i64("collective_row");
+  a.add_i64("rank");
+  a.add_f64("arrival_delay_us");
+  for (int64_t i = 0; i < 3; ++i) {
+    c.add_row({std::string("pg0"), std::string("all_reduce"), i, 0.0, int64_t{1}});
+    a.add_row({i, int64_t{0}, 0.0});
+    a.add_row({i, int64_t{1}, 0.0});
+  }
+  const ReportPage page = build_page(r);
+  const Chart* ch = chart_of(page, "collective-skew");
+  ASSERT_NE(ch, nullptr);
+  EXPECT_EQ(ch->takeaway, "no start skew across 3 collectives: every rank started each at the same time");
 }

@@ -390,6 +390,14 @@ void skew_heatmap(const Result& r, ReportPage& page) {
                      ": rank " + std::to_string(static_cast<long long>(late->first)) + " (" +
                      fmt_num(late->second.first / late->second.second) + " µs after the earliest)";
     }
+  } else if (skew_count > 0) {
+    // Every rank started every collective together: said, not left blank (docs/reports.md: every
+    // chart has a takeaway; review of 2026-12-07).
+    ch.takeaway = "no start skew across " + (skew_count < collectives_all ? std::to_string(skew_count) + " of " : std::string()) +
+                  std::to_string(collectives_all) + (collectives_all == 1 ? " collective" : " collectives") +
+                  ": every rank started each at the same time";
+  } else {
+    ch.takeaway = "start skew unknown for the " + std::to_string(collectives_all) + (collectives_all == 1 ? " collective" : " collectives");
   }
   page.charts.push_back(std::move(ch));
 }
