@@ -419,7 +419,9 @@ void run(CalibrateArgs& a) {
   for (const auto& item : a.peak_tflops) {
     const auto eq = item.find('=');
     const std::string dt = eq == std::string::npos ? item : item.substr(0, eq);
-    static const std::vector<std::string> dtypes = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4"};
+    // Every number format the catalog knows (int4 had been refused here, and a run's int4 GEMMs then
+    // had a note suggesting an option that refused it; 2026-12-07 review).
+    const std::vector<std::string>& dtypes = dtype_names();
     if (std::find(dtypes.begin(), dtypes.end(), dt) == dtypes.end())
       throw Error(SourceLocation{"", 0, 0, "--peak-tflops"}, "'" + item + "': unknown dtype '" + dt + "'", valid_choices_hint(dt, dtypes));
     double v = 0;

@@ -292,9 +292,11 @@ TEST(CalibrateTrace, AnFp32OnlyTraceLeavesTheBasesBf16GemmTimesUnchanged) {
   bool said = false;
   for (const auto& n : c.notes) said = said || n.find("the trace has no bf16 GEMMs: the entry keeps h200-sxm-141gb's half-dimension") == 0;
   EXPECT_TRUE(said);
-  // fp32 GEMMs of f 0.7, h 200 fit 1.34 of the peak under the base's half-dimension: they cannot
-  // share it, the trace's is written, and a note names the dtypes whose rates that changes.
-  const Calibration c2 = calibrate_from_trace(trace_of(0.7, 200), base, o);
+  // fp32 GEMMs of f 0.9, h 200 fit above 1 of the peak under the base's half-dimension: they cannot
+  // share it, the trace's is written, and a note names the dtypes whose rates that changes. (f 0.7
+  // until 2026-12-07: since the fit weights shapes by their time (review), the long 16384x4096x4096
+  // and 4096x8192x4096 calls set the fraction, and f 0.7 at h 200 fits 0.85 under the base's 1024.)
+  const Calibration c2 = calibrate_from_trace(trace_of(0.9, 200), base, o);
   EXPECT_NEAR(c2.gemm_joint_half_dim, 200, 0.5);
   said = false;
   for (const auto& n : c2.notes)
@@ -523,7 +525,9 @@ TEST(CalibrateBench, AGemmAboveTheDerivedPeakWithinATurboClockIsNotedAndTheFract
   RunRecord all = cpu_gemm_run({{"fp64", 0.9 * 1.3, 10.0, 1e11}});
   ASSERT_NO_THROW(c = calibrate_from_run(all, {}));
   EXPECT_EQ(c.gemm[0].gemm_peak_fraction, 1.0);
-  EXPECT_LT(c.gemm[0].fit_rms_error_fraction, 0.08);
+  // 0.072 while every shape counted alike; since 2026-12-07 (review) the fit weights shapes by their
+  // time, and the long 512-sized calls, above the peak, set the half-dimension: 0.13 over the 12.
+  EXPECT_LT(c.gemm[0].fit_rms_error_fraction, 0.14);
   EXPECT_TRUE(has_note(c, "so gemm_peak_fraction is held at 1 and the half-dimensions fitted under it")) << c.notes.front();
   EXPECT_NE(c.accelerator_yaml.find("        fp64: {value: 1, source"), std::string::npos) << c.accelerator_yaml;
 }
@@ -851,4 +855,138 @@ TEST(CalibrateBench, TheStreamNoteSaysTheTriadIsTaken) {
   EXPECT_TRUE(has_note(c, "the run's copy, scale and add reached up to 38.28 GB/s (case 'copy threads=1') and are not taken"))
       << ::testing::PrintToString(c.notes);
   EXPECT_FALSE(has_note(c, "the best reached"));
+}
+
+// Question (review of 2026-12-07): a trace whose GEMMs all ran at one rate, 600 TFLOP/s on an H200,
+// whose kernel durations carry no per-call overhead: is the fraction written that rate (0.6064),
+// with no long GEMM predicted faster than traced? Before, the fit took the entry's whole 4 us
+// overhead out of every kernel (the 14 us GEMMs then needed 0.84, which the shape factor cannot
+// give above the large shapes' fraction) and weighted every shape alike: it wrote 0.6985 and
+// predicted 8192^3 14.9% fast.
+TEST(CalibrateTrace, GemmsAtOneRateAreFittedAtThatRateAndNoLongOneIsPredictedFast) {
+  const Accelerator& base = bundled("h200-sxm-141gb");
+  const std::vector<std::array<double, 3>> shapes = {{8192, 8192, 8192}, {8192, 8192, 4096}, {4096, 4096, 4096}, {512, 4096, 4096},
+                                                     {1024, 2048, 2048}, {1024, 1024, 4096}, {2048, 2048, 2048}, {512, 2048, 8192}};
+  Result a;
+  Table& rt = roofline_table(a);
+  for (const auto& s : shapes) add_mm(rt, s[0], s[1], s[2], "bf16", 600e12);
+  TraceCalibrateOptions o;
+  o.id = "h200-600";
+  const Calibration c = calibrate_from_trace(a, base, o);
+  ASSERT_EQ(c.gemm.size(), 1u);
+  EXPECT_NEAR(c.gemm[0].gemm_peak_fraction / (600e12 / base.peak(DType::BF16)), 1.0, 2e-3);
+  EXPECT_LT(c.trace_kernel_fixed_time_s, 0.05e-6);  // the kernels hold none of the overhead
+  double mean_s = 0;
+  for (const auto& p : c.points) mean_s += p.traced_time_s / static_cast<double>(c.points.size());
+  for (const auto& p : c.points) {
+    EXPECT_NEAR(p.error_fraction, 0.0, 2e-3) << p.m << "x" << p.n << "x" << p.k;
+    if (p.traced_time_s >= mean_s) {
+      EXPECT_LE(p.estimate_error_fraction, kMaxGemmOverpredictionFraction) << p.m << "x" << p.n << "x" << p.k;
+    }
+  }
+  // estimate on the entry: the traced kernel plus the entry's overhead (the launch gap), said in a note.
+  const Accelerator cal = load_entry(c, "h200-600");
+  EXPECT_NEAR(gemm_time_s(cal, DType::BF16, 8192, 8192, 8192), 2 * 8192.0 * 8192 * 8192 / 600e12 + overhead_s(base), 1e-8);
+  EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+    return n.find("the traced GEMM kernels hold 0 us of fixed time per call") == 0;
+  })) << (c.notes.empty() ? std::string() : c.notes.front());
+}
+
+// Question (review of 2026-12-07): where the model cannot follow every shape, do the GEMMs that take
+// the time keep their rate rather than the many short ones? A trace of 12 shapes of one rate but
+// for its longest, 8192x4096x1024 run five times at 0.70 where the rest run at 0.80: weighted alike,
+// the short shapes set the fraction and that GEMM, most of the trace's time, was predicted 13% fast.
+TEST(CalibrateTrace, TheLongGemmsSetTheFractionAndNoneIsPredictedMoreThanAFewPercentFast) {
+  const Accelerator& base = bundled("h200-sxm-141gb");
+  const double peak = base.peak(DType::BF16), overhead = overhead_s(base);
+  Result a;
+  Table& rt = roofline_table(a);
+  const std::vector<std::array<double, 3>> shapes = {{1024, 1024, 1024}, {2048, 1024, 1024}, {1024, 2048, 1024}, {1024, 1024, 2048},
+                                                     {2048, 2048, 1024}, {1024, 2048, 2048}, {2048, 1024, 2048}, {2048, 2048, 2048},
+                                                     {4096, 1024, 1024}, {1024, 4096, 1024}, {1024, 1024, 4096}};
+  for (const auto& s : shapes) add_mm(rt, s[0], s[1], s[2], "bf16", traced_rate(0.8, 0, s[0], s[1], s[2], peak, overhead));
+  const double flops = 2.0 * 8192 * 4096 * 1024;
+  add_op(rt, "aten::mm", mm_dims(8192, 4096, 1024), "bf16", 5, flops, 5 * flops / traced_rate(0.7, 0, 8192, 4096, 1024, peak, overhead));
+  TraceCalibrateOptions o;
+  o.id = "h200-long";
+  const Calibration c = calibrate_from_trace(a, base, o);
+  ASSERT_EQ(c.gemm.size(), 1u);
+  const auto longest = std::find_if(c.points.begin(), c.points.end(), [](const GemmPoint& p) { return p.m == 8192; });
+  ASSERT_NE(longest, c.points.end());
+  EXPECT_LE(longest->error_fraction, kMaxGemmOverpredictionFraction + 1e-9);
+  EXPECT_LE(longest->estimate_error_fraction, kMaxGemmOverpredictionFraction + 1e-9);
+  EXPECT_LT(c.gemm[0].gemm_peak_fraction, 0.7 * (1 + kMaxGemmOverpredictionFraction) + 1e-9);
+}
+
+// Question (review of 2026-12-07): a one-rank trace holding NCCL all-reduces: is the user told that
+// its collectives were not fitted, why, and how many there were? They were dropped without a word.
+TEST(CalibrateTrace, AOneRankTraceSaysItsCollectivesWereNotFitted) {
+  const double peak = h100().peak(DType::BF16), overhead = overhead_s(h100());
+  Result a;
+  Table& rt = roofline_table(a);
+  for (double m : {1024.0, 2048.0, 4096.0, 8192.0}) add_mm(rt, m, 4096, 4096, "bf16", traced_rate(0.6, 500, m, 4096, 4096, peak, overhead));
+  Table& oc = a.add_table("workload_op_classes");
+  oc.add_i64("rank");
+  oc.add_str("op_class");
+  oc.add_i64("kernels_count");
+  oc.add_row({int64_t{0}, std::string("communication"), int64_t{11}});
+  oc.add_row({int64_t{0}, std::string("gemm"), int64_t{4}});
+  a.set("ranks_count", int64_t{1});
+  TraceCalibrateOptions o;
+  o.id = "h100-one-rank";
+  const Calibration c = calibrate_from_trace(a, h100(), o);
+  EXPECT_FALSE(c.network.present);
+  EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+    return n.find("the trace holds 11 collective (NCCL) kernels on one rank: not fitted, as the fit needs the traces of two or more ranks") == 0;
+  }));
+  // Two ranks whose collectives match nothing are said too.
+  a.set("ranks_count", int64_t{2});
+  const Calibration c2 = calibrate_from_trace(a, h100(), o);
+  EXPECT_TRUE(std::any_of(c2.notes.begin(), c2.notes.end(), [](const std::string& n) {
+    return n.find("the traces of 2 ranks hold 11 collective (NCCL) kernels, and none gave a fit") == 0;
+  }));
+}
+
+// Question (review of 2026-12-07): a bench run whose longest GEMM ran slower than the model's curve
+// through the others: is it predicted at most a few per cent fast? Weighted alike, the 11 shorter
+// shapes set the fraction and 512^3, the run's longest, was predicted 12% fast.
+TEST(CalibrateBench, TheLongestGemmIsNotPredictedMoreThanAFewPercentFast) {
+  RunRecord run = cpu_gemm_run({{"fp64", 0.8, 10.0, 1e11}});
+  Measurement& slow = gemm_case(run, "fp64 512x512x512");
+  slow.samples = {slow.samples[0] * 0.88};
+  const Calibration c = calibrate_from_run(run, {});
+  ASSERT_EQ(c.gemm.size(), 1u);
+  bool seen = false;
+  for (const auto& p : c.points)
+    if (p.m == 512 && p.k == 512) {
+      seen = true;
+      EXPECT_LE(p.error_fraction, kMaxGemmOverpredictionFraction + 1e-9);
+    }
+  EXPECT_TRUE(seen);
+}
+
+// Question (review of 2026-12-07): a damaged GEMM row of the database (a dtype sextant does not
+// know, a dimension that is no number or 0) is refused naming the run and the case? dtype 'bf17'
+// had been a note suggesting --peak-tflops bf17=X (which the option refuses), m = 'abc' an error
+// naming neither the run nor the database, and m = 0 blamed on "a measured rate that is 0".
+TEST(CalibrateBench, ADamagedGemmRowIsRefusedNamingTheRunAndTheCase) {
+  struct Damage {
+    const char* key;
+    const char* value;
+    const char* said;
+  };
+  for (const auto& d : {Damage{"dtype", "bf17", "holds dtype 'bf17', which is no number format sextant knows (fp64, fp32"},
+                        Damage{"m", "abc", "holds parameter m = 'abc', which is not a number"},
+                        Damage{"k", "0", "holds GEMM dimension k = 0: a GEMM's dimensions are positive"}}) {
+    RunRecord run = cpu_gemm_run({{"fp64", 0.8, 10.0, 1e11}});
+    gemm_case(run, "fp64 256x256x64").set_param(d.key, d.value);
+    try {
+      calibrate_from_run(run, {});
+      ADD_FAILURE() << d.key << "=" << d.value << " was calibrated";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().key, "RUN");  // the command names the database and --run
+      EXPECT_NE(e.message().find(std::string("run 7: case gemm_cpu/fp64 256x256x64 (flops_per_s) ") + d.said), std::string::npos) << e.message();
+      EXPECT_NE(e.hint().find("damaged or were edited"), std::string::npos) << e.hint();
+    }
+  }
 }

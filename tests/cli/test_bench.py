@@ -427,6 +427,33 @@ class BenchCli(unittest.TestCase):
             self.assertIn(f"key '{option}'", p.stderr)
             self.assertNotIn("[1/", p.stderr)  # refused before any suite ran
 
+    def test_suite_options_after_a_subcommand_word_are_named_as_not_its_own(self):
+        # A suite option given after `run` or `import-nccl` (review of 2026-12-07): CLI11 had handed
+        # it to `bench`, and the command after -- read as "The following argument was not
+        # expected: true" (or "-- --quick"). The refusal names the option and the subcommand's own.
+        log = os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")
+        for args, option, sub in (
+            (["run", "--no-db", "-q", "--reps", "2", "--threads", "4", "--", "true"], "--threads", "run"),
+            (["run", "--no-db", "-q", "--reps", "2", "--min-rep-s", "1", "--", "true"], "--min-rep-s", "run"),
+            (["run", "--no-db", "-q", "--reps", "2", "--suite", "gemm_cpu", "--", "true"], "--suite", "run"),
+            (["run", "--no-db", "-q", "--reps", "2", "--timer", "cpu", "--", "true"], "--timer", "run"),
+            (["run", "--no-db", "-q", "--quick", "--reps", "2", "--", "true"], "--quick", "run"),
+            (["import-nccl", "--threads", "4", log, "--no-db", "-q"], "--threads", "import-nccl"),
+        ):
+            p = sextant("bench", *args, check=False)
+            self.assertEqual(p.returncode, 2, (args, p.stderr))
+            self.assertIn(f"key '{option}'", p.stderr)
+            self.assertIn(f"not of `bench {sub}`", p.stderr)
+            self.assertNotIn("not expected", p.stderr)
+            self.assertIn("--reps, --warmup" if sub == "run" else "--collective, --ranks", p.stderr)  # its own options
+        # Its own options still run it, and --help does not list the refused ones.
+        sextant("bench", "run", "--no-db", "-q", "--reps", "1", "--warmup", "0", "--", "true")
+        self.assertNotIn("--threads", sextant("bench", "run", "--help").stdout)
+        # import-nccl's repetitions are the log's, after its word too.
+        p = sextant("bench", "import-nccl", "--reps", "3", log, "--no-db", "-q", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("runs nothing to repeat", p.stderr)
+
     def test_a_damaged_hosts_table_is_refused_not_read_as_no_runs(self):
         # Review of 2026-12-06: with the hosts table's root page damaged, the runs' JOIN on hosts
         # returned no rows instead of an error: `history list` printed run_count 3 with an empty
@@ -1176,8 +1203,10 @@ class BenchCli(unittest.TestCase):
             # fraction beside tf32's half-dimension predicted 0.022 where 0.445 was measured).
             # The note gives the half-dimension written and the fraction the entry gives fp32: the
             # base has none, so the entry's bf16 fraction (it had said "the base's is kept"; 2026-12-07 review).
+            # Since the fit weights shapes by their time (2026-12-07 review), tf32's long GEMMs share
+            # a100-sxm-40gb's 512, which the entry keeps; before, the tf32 fit's own was written.
             hd = r["scalars"]["gemm_half_dim_tf32"]
-            self.assertTrue(any("fp32 GEMMs of the trace" in n and f"the tf32 fit without them, {hd:.1f}," in n
+            self.assertTrue(any("fp32 GEMMs of the trace" in n and f"half-dimension {hd:.1f}, which the entry keeps" in n
                                 and "so estimate reads fp32 GEMMs at" in n for n in r["notes"]), r["notes"])
             entry = [n for n in r["notes"] if n.startswith("catalog entry")][0]
             self.assertNotIn("        fp32:", entry)

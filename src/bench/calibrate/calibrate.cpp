@@ -118,89 +118,128 @@ std::string base_main_dtype(const Accelerator& base) {
   return "";
 }
 
-namespace {
-// Sum of squared residuals of log e against log(f x gemm_shape_factor(m, n, k, h)) with log f at
-// its closed-form optimum (the mean of log(e / factor)); infinity when that f exceeds 1 (an
-// efficiency above the peak at the 8192^3 reference). With clamp_at_1, an optimum above 1 is held
-// at 1 (the least-squares optimum under f <= 1, the residual convex in log f) instead.
-double catalog_model_log_rss(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
-                             const std::vector<double>& e, const GemmHalfDims& h, double* f_out, bool clamp_at_1) {
-  double sl = 0;
-  for (size_t i = 0; i < e.size(); ++i) sl += std::log(e[i] / gemm_shape_factor(m[i], n[i], k[i], h));
-  double logf = sl / static_cast<double>(e.size());
-  if (clamp_at_1 && logf > 0) logf = 0;
-  double ss = 0;
-  for (size_t i = 0; i < e.size(); ++i) {
-    const double r = logf + std::log(gemm_shape_factor(m[i], n[i], k[i], h)) - std::log(e[i]);
-    ss += r * r;
-  }
-  if (f_out) *f_out = std::exp(logf);
-  return std::exp(logf) > 1.0 ? std::numeric_limits<double>::infinity() : ss;
+std::vector<double> gemm_time_weights(const std::vector<double>& time_s) {
+  double total = 0;
+  for (double t : time_s) total += t > 0 && std::isfinite(t) ? t : 0;
+  std::vector<double> w(time_s.size(), 1.0);
+  if (!(total > 0)) return w;
+  const double mean = total / static_cast<double>(time_s.size());
+  for (size_t i = 0; i < time_s.size(); ++i) w[i] = time_s[i] > 0 && std::isfinite(time_s[i]) ? time_s[i] / mean : 0.0;
+  return w;
 }
 
-// The written model's time terms beyond the shape factor, for GPU runs: estimate's compute_time
-// is max(flops / (peak x e), bytes / bandwidth) + kernel_overhead_s. Per point, the memory time
-// and the overhead are expressed in units of the point's time at peak (flops / peak), so the model
-// efficiency is 1 / (max(1 / (f x factor), memory_units) + overhead_s / peak_time_s). Inactive
-// (no peak times): the efficiency is f x factor, as for CPU entries.
-struct TimeTerms {
-  std::vector<double> peak_time_s;   // flops / peak per point; empty: no terms
-  std::vector<double> memory_units;  // (footprint / bandwidth) / peak_time_s per point; 0 without a bandwidth
-  double overhead_s = 0;
-  // The fraction is held at 1 where the fit would exceed it, rather than the half-dimension being
-  // rejected: a CPU dtype some of whose GEMMs ran above the run's derived peak (a turbo clock).
-  bool clamp_fraction_at_1 = false;
-  bool active() const { return !peak_time_s.empty(); }
-  double efficiency(double f_times_factor, size_t i) const {
-    if (!active()) return f_times_factor;
-    return 1.0 / (std::max(1.0 / f_times_factor, memory_units[i]) + overhead_s / peak_time_s[i]);
-  }
-};
+std::vector<char> gemm_time_capped(const std::vector<double>& time_s) {
+  double total = 0;
+  for (double t : time_s) total += t > 0 && std::isfinite(t) ? t : 0;
+  const double mean = time_s.empty() ? 0 : total / static_cast<double>(time_s.size());
+  std::vector<char> c(time_s.size(), 0);
+  for (size_t i = 0; i < time_s.size(); ++i) c[i] = mean > 0 && time_s[i] >= mean * (1 - 1e-12);
+  return c;
+}
 
-// Sum of squared residuals of log e against the model with time terms; log f searched on a grid
-// in [kMinGemmPeakFraction, 1.25] (1 with clamp_fraction_at_1) refined by golden section (the
-// closed form of catalog_model_log_rss does not hold once the terms are there). Infinity when the
-// best f exceeds 1.
+namespace {
+using TimeTerms = GemmFitTerms;
+
+double weight_of(const GemmFitTerms& t, size_t i) { return t.weight.empty() ? 1.0 : t.weight[i]; }
+
+// The highest log f under which no capped point is predicted faster than measured by more than
+// kMaxGemmOverpredictionFraction (+infinity without capped points). The model efficiency rises
+// with f, so each capped point bounds f: f x factor <= (1 + tol) e without time terms, and with
+// them 1 / (f x factor) >= 1 / ((1 + tol) e) - overhead / peak time, where that is above the
+// point's memory units (else no f predicts it that fast, and it bounds nothing).
+double capped_log_f(const std::vector<double>& e, const std::vector<double>& factor, const GemmFitTerms& t) {
+  double bound = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < t.capped.size() && i < e.size(); ++i) {
+    if (!t.capped[i]) continue;
+    const double top = (1 + kMaxGemmOverpredictionFraction) * e[i];
+    if (!t.active()) {
+      bound = std::min(bound, std::log(top / factor[i]));
+      continue;
+    }
+    const double inv = 1.0 / top - t.overhead_s / t.peak_time_s[i];
+    if (!(inv > 0) || inv <= t.memory_units_of(i)) continue;
+    bound = std::min(bound, -std::log(factor[i] * inv));
+  }
+  return bound;
+}
+
+// Weighted sum of squared residuals of log e against log(f x gemm_shape_factor(m, n, k, h)) with
+// log f at its closed-form optimum (the weighted mean of log(e / factor)), held at the cap;
+// infinity when that f exceeds 1 (an efficiency above the peak at the 8192^3 reference) and
+// reject_above_1. With clamp_fraction_at_1, an optimum above 1 is held at 1 (the least-squares
+// optimum under f <= 1, the residual convex in log f) instead.
+double catalog_model_log_rss(const std::vector<double>& e, const std::vector<double>& factor, const GemmFitTerms& t, double* f_out,
+                             bool reject_above_1) {
+  double sl = 0, sw = 0;
+  for (size_t i = 0; i < e.size(); ++i) {
+    const double w = weight_of(t, i);
+    sl += w * std::log(e[i] / factor[i]);
+    sw += w;
+  }
+  double logf = sw > 0 ? sl / sw : 0;
+  if (t.clamp_fraction_at_1 && logf > 0) logf = 0;
+  logf = std::min(logf, capped_log_f(e, factor, t));  // the residual is convex in log f: the cap's optimum
+  double ss = 0;
+  for (size_t i = 0; i < e.size(); ++i) {
+    const double r = logf + std::log(factor[i]) - std::log(e[i]);
+    ss += weight_of(t, i) * r * r;
+  }
+  if (f_out) *f_out = std::exp(logf);
+  return reject_above_1 && std::exp(logf) > 1.0 ? std::numeric_limits<double>::infinity() : ss;
+}
+
+// The model with time terms: log f searched on a grid in [kMinGemmPeakFraction, 1.25] (1 with
+// clamp_fraction_at_1; 1000 where fractions above 1 are reported, not rejected; at most the cap,
+// but not below the floor) refined by golden section (the closed form does not hold once the terms
+// are there). Without an overhead or a memory term the model is f x factor, and the closed form is
+// taken.
 double terms_model_log_rss(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
-                           const std::vector<double>& e, const GemmHalfDims& h, const TimeTerms& t, double* f_out) {
-  if (!t.active()) return catalog_model_log_rss(m, n, k, e, h, f_out, t.clamp_fraction_at_1);
+                           const std::vector<double>& e, const GemmHalfDims& h, const TimeTerms& t, double* f_out,
+                           bool reject_above_1 = true) {
   std::vector<double> factor(e.size());
   for (size_t i = 0; i < e.size(); ++i) factor[i] = gemm_shape_factor(m[i], n[i], k[i], h);
+  const bool plain = !t.active() || (t.overhead_s == 0 && std::all_of(t.memory_units.begin(), t.memory_units.end(),
+                                                                         [](double u) { return u == 0; }));
+  if (plain) return catalog_model_log_rss(e, factor, t, f_out, reject_above_1);
   auto rss = [&](double logf) {
     const double f = std::exp(logf);
     double ss = 0;
     for (size_t i = 0; i < e.size(); ++i) {
       const double r = std::log(t.efficiency(f * factor[i], i) / e[i]);
-      ss += r * r;
+      ss += weight_of(t, i) * r * r;
     }
     return ss;
   };
-  const double lo = std::log(kMinGemmPeakFraction), hi = t.clamp_fraction_at_1 ? 0.0 : std::log(1.25);
+  // The cap lowers the top of the search, never below its floor (a fraction there is refused).
+  const double lo = std::log(kMinGemmPeakFraction);
+  const double hi = std::max(lo, std::min(t.clamp_fraction_at_1 ? 0.0 : reject_above_1 ? std::log(1.25) : std::log(1e3), capped_log_f(e, factor, t)));
   constexpr int steps = 64;
-  double best_l = lo, best = rss(lo);
-  for (int i = 1; i <= steps; ++i) {
-    const double l = lo + (hi - lo) * i / steps;
-    const double v = rss(l);
-    if (v < best) {
-      best = v;
-      best_l = l;
+  double best_l = hi, best = rss(hi);
+  if (hi > lo) {
+    for (int i = 0; i < steps; ++i) {
+      const double l = lo + (hi - lo) * i / steps;
+      const double v = rss(l);
+      if (v < best) {
+        best = v;
+        best_l = l;
+      }
+    }
+    const double step = (hi - lo) / steps;
+    double a = std::max(lo, best_l - step), b = std::min(best_l + step, hi);
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    for (int it = 0; it < 40; ++it) {
+      const double x1 = b - g * (b - a), x2 = a + g * (b - a);
+      if (rss(x1) < rss(x2)) b = x2;
+      else a = x1;
+    }
+    const double mid = (a + b) / 2;
+    if (rss(mid) < best) {
+      best = rss(mid);
+      best_l = mid;
     }
   }
-  const double step = (hi - lo) / steps;
-  double a = best_l - step, b = t.clamp_fraction_at_1 ? std::min(best_l + step, hi) : best_l + step;
-  const double g = (std::sqrt(5.0) - 1) / 2;
-  for (int it = 0; it < 40; ++it) {
-    const double x1 = b - g * (b - a), x2 = a + g * (b - a);
-    if (rss(x1) < rss(x2)) b = x2;
-    else a = x1;
-  }
-  const double mid = (a + b) / 2;
-  if (rss(mid) < best) {
-    best = rss(mid);
-    best_l = mid;
-  }
   if (f_out) *f_out = std::exp(best_l);
-  return std::exp(best_l) > 1.0 ? std::numeric_limits<double>::infinity() : best;
+  return reject_above_1 && std::exp(best_l) > 1.0 ? std::numeric_limits<double>::infinity() : best;
 }
 
 void check_gemm_points(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
@@ -279,8 +318,9 @@ std::array<double, 3> nelder_mead3(F f, std::array<double, 3> x0, double step, i
 }  // namespace
 
 // Fit of the catalog's GEMM model (catalog.hpp gemm_shape_factor, the one `estimate` uses):
-// e = f x gemm_shape_factor(m, n, k, h). For each h, log f is the mean of log(e / factor)
-// (least squares on log efficiency); h is searched on a log grid refined by golden section.
+// e = f x gemm_shape_factor(m, n, k, h). For each h, log f is the weighted mean of log(e / factor)
+// (least squares on log efficiency, GemmFitTerms' weights and cap), or searched with time terms; h
+// is searched on a log grid refined by golden section.
 // Candidates whose f would exceed 1 at the 8192^3 reference are rejected.
 namespace {
 std::pair<double, double> fit_symmetric(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
@@ -316,6 +356,54 @@ std::pair<double, double> fit_symmetric(const std::vector<double>& m, const std:
 std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
                                                  const std::vector<double>& k, const std::vector<double>& e) {
   return fit_symmetric(m, n, k, e, TimeTerms{});
+}
+
+std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
+                                                 const std::vector<double>& k, const std::vector<double>& e, const GemmFitTerms& terms) {
+  return fit_symmetric(m, n, k, e, terms);
+}
+
+double gemm_fit_log_rss(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                        const std::vector<double>& e, const GemmHalfDims& h, const GemmFitTerms& terms, double* f_out,
+                        bool reject_above_1) {
+  check_gemm_points(m, n, k, e);
+  return terms_model_log_rss(m, n, k, e, h, terms, f_out, reject_above_1);
+}
+
+double fit_gemm_overhead(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                         const std::vector<double>& e, const GemmFitTerms& terms, double max_s) {
+  if (!terms.active() || !(max_s > 0)) return 0;
+  // Every shape counts alike here, and the fraction is not capped: the overhead is what the short,
+  // launch-bound calls measure, and a weighting by time (the fraction's and half-dimension's
+  // objective, 2026-12-07 review) all but ignores them (the H200 run's bf16 overhead fell from 8.0
+  // to 6.7 us under it, and 256^3 read 38% fast).
+  auto score = [&](double t0) {
+    TimeTerms t = terms;
+    t.weight.clear();
+    t.capped.clear();
+    t.overhead_s = t0;
+    const auto [f, h] = fit_symmetric(m, n, k, e, t);
+    return terms_model_log_rss(m, n, k, e, GemmHalfDims{h, h, h}, t, nullptr);
+  };
+  constexpr int steps = 24;
+  double best_t0 = 0, best = score(0);
+  for (int i = 1; i <= steps; ++i) {
+    const double t0 = max_s * i / steps;
+    const double v = score(t0);
+    if (v < best) {
+      best = v;
+      best_t0 = t0;
+    }
+  }
+  double a = std::max(0.0, best_t0 - max_s / steps), b = std::min(max_s, best_t0 + max_s / steps);
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  for (int it = 0; it < 30; ++it) {
+    const double x1 = b - g * (b - a), x2 = a + g * (b - a);
+    if (score(x1) < score(x2)) b = x2;
+    else a = x1;
+  }
+  if (score((a + b) / 2) < best) best_t0 = (a + b) / 2;
+  return best_t0;
 }
 
 // The per-role fit: log f closed-form for each (h_m, h_n, h_k); the half-dimensions searched in
@@ -473,6 +561,40 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
                                 m.metric, format_double(v)),
                     "the run's stored measurements are damaged or were edited; bench again and calibrate the new run");
   }
+  // A case's parameters as the fit reads them: a number where one is read, and for a GEMM a dtype
+  // sextant knows and positive dimensions. A damaged or edited row is refused naming the run and the
+  // case (the command adds the database). Before 2026-12-07 (review) m = 'abc' named neither, m = 0
+  // was blamed on "a measured rate that is 0, negative or not a number", and dtype 'bf17' was a note
+  // suggesting --peak-tflops bf17=X, which the option refuses as an unknown dtype.
+  auto damaged = [&](const Measurement& m, const std::string& what) {
+    return Error(SourceLocation{"", 0, 0, "RUN"}, fmt::format("run {}: case {}/{} ({}) {}", run.id, m.suite, m.name, m.metric, what),
+                 "the run's stored measurements are damaged or were edited; bench again and calibrate the new run");
+  };
+  auto param_number = [&](const Measurement& m, const std::string& key) {
+    if (!m.has_param(key)) throw damaged(m, fmt::format("has no parameter {}", key));
+    try {
+      return m.param_f64(key);
+    } catch (const Error&) {
+      throw damaged(m, fmt::format("holds parameter {} = '{}', which is not a number", key, m.param(key)));
+    }
+  };
+  for (const auto& m : run.measurements) {
+    if (m.suite != suite || m.metric != "flops_per_s") continue;
+    if (!m.has_param("dtype")) throw damaged(m, "has no dtype parameter");
+    try {
+      parse_dtype(m.param("dtype"), {});
+    } catch (const Error&) {
+      std::string known;
+      for (const auto& d : dtype_names()) known += (known.empty() ? "" : ", ") + d;
+      throw damaged(m, fmt::format("holds dtype '{}', which is no number format sextant knows ({})", m.param("dtype"), known));
+    }
+    for (const char* key : {"m", "n", "k"}) {
+      const double v = param_number(m, key);
+      if (!(v > 0) || !std::isfinite(v))
+        throw damaged(m, fmt::format("holds GEMM dimension {} = {}: a GEMM's dimensions are positive", key, format_double(v)));
+    }
+    if (m.has_param("peak_flops_per_s")) param_number(m, "peak_flops_per_s");
+  }
   // --peak-from is for a GPU run, whose suite cannot read the device's peaks: a CPU run measures
   // its host's, and the GPU's memory bandwidth had been written into the CPU entry (3,350 GB/s,
   // memory_bandwidth_fraction 0.02) with its FLOP peaks silently unused (2026-12-04 review).
@@ -527,21 +649,21 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
       p.peak_flops_per_s = forced->second;
       source = "given on the command line (--peak-tflops " + p.dtype + ")";
     } else if (m.has_param("peak_flops_per_s")) {
-      p.peak_flops_per_s = m.param_f64("peak_flops_per_s");
+      p.peak_flops_per_s = param_number(m, "peak_flops_per_s");
     } else if (given != opt.peak_flops_by_dtype.end()) {
       p.peak_flops_per_s = given->second;
     } else {
       ++no_peak_cases[p.dtype];
       continue;
     }
-    p.m = m.param_f64("m");
-    p.n = m.param_f64("n");
-    p.k = m.param_f64("k");
+    p.m = param_number(m, "m");
+    p.n = param_number(m, "n");
+    p.k = param_number(m, "k");
     if (!(p.peak_flops_per_s > 0)) {
       ++no_peak_cases[p.dtype];
       continue;
     }
-    if (m.has_param("threads")) c.gemm_threads = std::max(c.gemm_threads, static_cast<int64_t>(m.param_f64("threads")));
+    if (m.has_param("threads")) c.gemm_threads = std::max(c.gemm_threads, static_cast<int64_t>(param_number(m, "threads")));
     // Achievable rate. CPU: the best repetition (interference from other work only slows a run
     // down). GPU: the median, since a GPU timed by events on its own stream is not interfered
     // with, but it throttles its clock under its power cap within a case (the H200 of docs/bench.md
@@ -675,7 +797,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     std::map<double, double> best_by_ws;  // the best repetition per working set (interference only slows a pass down)
     for (const auto& m : run.measurements) {
       if (m.suite != "cache_bandwidth" || m.metric != "bytes_per_s" || !m.has_param("working_set_bytes") || m.samples.empty()) continue;
-      double& b = best_by_ws[m.param_f64("working_set_bytes")];
+      double& b = best_by_ws[param_number(m, "working_set_bytes")];
       b = std::max(b, m.summary().max);
       c.bandwidth_repetitions = std::max<int64_t>(c.bandwidth_repetitions, static_cast<int64_t>(m.samples.size()));
     }
@@ -698,8 +820,8 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     double largest = 0;
     for (const auto& m : run.measurements) {
       if (m.suite != "gpu" || m.metric != "bytes_per_s" || !m.has_param("copy") || m.param("copy") != "d2d" || m.samples.empty()) continue;
-      if (m.param_f64("bytes") < largest) continue;
-      largest = m.param_f64("bytes");
+      if (param_number(m, "bytes") < largest) continue;
+      largest = param_number(m, "bytes");
       c.memory_bandwidth_bytes_per_s = 2 * m.summary().median;
       c.memory_case = m.name + ": 2 x the median copy rate of the largest copy (each byte is read and written)";
     }
@@ -730,17 +852,25 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   for (const auto& dt : dtypes) {
     DtypeFits& d = fits[dt];
     d.terms.clamp_fraction_at_1 = above_derived_peak.count(dt) > 0;
+    std::vector<double> call_time_s;  // each fitted shape's measured time per call
     for (const auto& p : by_dtype[dt])
       if (!p.held_out) {
         d.m.push_back(p.m);
         d.n.push_back(p.n);
         d.k.push_back(p.k);
         d.e.push_back(p.efficiency_fraction);
+        call_time_s.push_back(2 * p.m * p.n * p.k / p.achieved_flops_per_s);
         if (gpu_terms) {
           d.terms.peak_time_s.push_back(peak_time_s(p));
           d.terms.memory_units.push_back(memory_units(p));
         }
       }
+    // Each shape counts by its time per call, and the long ones may not be predicted more than a
+    // few per cent fast (GemmFitTerms; 2026-12-07 review: the H200 run's bf16 fraction, 0.7206 with
+    // every shape alike, was above every bf16 efficiency measured and predicted 8192^3 6.9% and
+    // 16384x8192x1280 14.2% fast).
+    d.terms.weight = gemm_time_weights(call_time_s);
+    d.terms.capped = gemm_time_capped(call_time_s);
     // The option that held the shapes out is named (--max-fit-skew alone had been reported as
     // --max-fit-dim, 2026-12-04 review), and only an option that was given: a run of too few
     // shapes is the run's (2026-12-06 review: a run of one bf16 shape, calibrated without either
@@ -785,31 +915,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
       // by golden section, each candidate scored by the symmetric fit it allows.
       double t_min = std::numeric_limits<double>::infinity();
       for (size_t i = 0; i < d.e.size(); ++i) t_min = std::min(t_min, d.terms.peak_time_s[i] / d.e[i]);
-      auto score = [&](double t0) {
-        TimeTerms t = d.terms;
-        t.overhead_s = t0;
-        const auto [f, h] = fit_symmetric(d.m, d.n, d.k, d.e, t);
-        return terms_model_log_rss(d.m, d.n, d.k, d.e, GemmHalfDims{h, h, h}, t, nullptr);
-      };
-      constexpr int steps = 24;
-      double best_t0 = 0, best = score(0);
-      for (int i = 1; i < steps; ++i) {
-        const double t0 = t_min * i / steps;
-        const double v = score(t0);
-        if (v < best) {
-          best = v;
-          best_t0 = t0;
-        }
-      }
-      double a = std::max(0.0, best_t0 - t_min / steps), b = std::min(t_min, best_t0 + t_min / steps);
-      const double g = (std::sqrt(5.0) - 1) / 2;
-      for (int it = 0; it < 30; ++it) {
-        const double x1 = b - g * (b - a), x2 = a + g * (b - a);
-        if (score(x1) < score(x2)) b = x2;
-        else a = x1;
-      }
-      if (score((a + b) / 2) < best) best_t0 = (a + b) / 2;
-      d.terms.overhead_s = best_t0;
+      d.terms.overhead_s = fit_gemm_overhead(d.m, d.n, d.k, d.e, d.terms, t_min);
     }
     std::tie(d.sym_f, d.sym_h) = fit_symmetric(d.m, d.n, d.k, d.e, d.terms);
     d.sym_log_rss = terms_model_log_rss(d.m, d.n, d.k, d.e, GemmHalfDims{d.sym_h, d.sym_h, d.sym_h}, d.terms, nullptr);
@@ -966,7 +1072,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   bool triad = false;
   int most_threads = 0;
   for (const auto& m : run.measurements)
-    if (m.suite == "memory_bandwidth" && m.metric == "bytes_per_s") most_threads = std::max(most_threads, static_cast<int>(m.param_f64("threads")));
+    if (m.suite == "memory_bandwidth" && m.metric == "bytes_per_s") most_threads = std::max(most_threads, static_cast<int>(param_number(m, "threads")));
   std::string memory_case_name;  // the case memory_bandwidth_gb_per_s is taken from
   double measured_max = 0;  // the fastest median of any memory-bandwidth case: a peak below it is wrong
   std::string measured_max_case;
@@ -982,7 +1088,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     const bool is_triad = m.param("kernel") == "triad";
     if ((is_triad && (!triad || v > c.memory_bandwidth_bytes_per_s)) || (!triad && !is_triad && v > c.memory_bandwidth_bytes_per_s)) {
       c.memory_bandwidth_bytes_per_s = v;
-      c.memory_threads = static_cast<int>(m.param_f64("threads"));
+      c.memory_threads = static_cast<int>(param_number(m, "threads"));
       c.memory_case = m.name + (is_triad ? " (STREAM triad)" : " (the fastest kernel: the run has no triad)");
       memory_case_name = m.name;
       triad = triad || is_triad;
@@ -1039,11 +1145,11 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     if (m.suite != "comm_mpi" || !m.has_param("collective")) continue;
     const std::string coll = m.param("collective");
     if (coll == "pingpong" && m.metric == "latency_s") {
-      sizes.push_back(m.param_f64("size_bytes"));
+      sizes.push_back(param_number(m, "size_bytes"));
       times.push_back(m.summary().median);
-      c.network.ranks = static_cast<int64_t>(m.param_f64("ranks"));
+      c.network.ranks = static_cast<int64_t>(param_number(m, "ranks"));
     } else if (coll == "all_reduce" && m.metric == "busbw_bytes_per_s") {
-      const auto s = static_cast<int64_t>(m.param_f64("size_bytes"));
+      const auto s = static_cast<int64_t>(param_number(m, "size_bytes"));
       if (s >= ar_size) {
         ar_size = s;
         c.network.all_reduce_busbw_bytes_per_s = m.summary().median;
@@ -1111,7 +1217,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     if (gpu_terms || m.suite != "memory_bandwidth" || m.metric != "bytes_per_s" || m.samples.empty()) continue;
     const double v = m.summary().median;
     const bool is_triad = m.param("kernel") == "triad";
-    if (is_triad == triad && static_cast<int>(m.param_f64("threads")) == most_threads) taken_at_most_threads = std::max(taken_at_most_threads, v);
+    if (is_triad == triad && static_cast<int>(param_number(m, "threads")) == most_threads) taken_at_most_threads = std::max(taken_at_most_threads, v);
     if (triad && !is_triad && v > other_kernel_max) other_kernel_max = v, other_kernel_case = m.name;
   }
   const std::string taken_kernel = triad ? "STREAM triad" : "fastest STREAM kernel (the run has no triad)";

@@ -7,8 +7,10 @@
 // repetition, since interference from other work only ever slows a repetition) is fitted to the
 // catalog's model, the one `estimate` evaluates (catalog.hpp gemm_shape_factor):
 //   e = gemm_peak_fraction x gemm_shape_factor(m, n, k, {h_m, h_n, h_k})
-// by least squares on log e, twice: with one symmetric half-dimension (h_m = h_n = h_k =
-// gemm_half_dim, fit_catalog_gemm_model) and with one per role (fit_catalog_gemm_model_roles).
+// by least squares on log e, each shape weighted by its measured time and the fraction held so
+// that no shape of at least the mean time is predicted more than kMaxGemmOverpredictionFraction
+// fast (GemmFitTerms; 2026-12-07 review), twice: with one symmetric half-dimension (h_m = h_n =
+// h_k = gemm_half_dim, fit_catalog_gemm_model) and with one per role (fit_catalog_gemm_model_roles).
 // The entry always carries gemm_half_dim; it carries gemm_half_dim_m/_n/_k too when the per-role
 // fit has the lower AICc (corrected Akaike criterion: the two extra parameters must buy a
 // material drop in the residual, e.g. about 45% of the sum of squares over 13 shapes). The entry's
@@ -23,14 +25,15 @@
 // GPU runs (suite gpu) fit the whole time model estimate evaluates for a GEMM op, not only the
 // shape factor: time = max(2mnk / (peak x e), footprint / bandwidth) + kernel_overhead_s, with
 // the achievable bandwidth twice the best device-to-device copy rate and the overhead searched
-// in [0, shortest measured GEMM time] (per dtype; the entry carries the primary dtype's, written
-// as kernel_overhead_us). Without these terms small GEMMs (launch-bound) and skinny ones
+// in [0, shortest measured GEMM time] with every shape weighted alike (per dtype; the entry carries
+// the primary dtype's, written as kernel_overhead_us). Without these terms small GEMMs (launch-bound) and skinny ones
 // (memory-bound) are forced onto the shape factor and spoil the whole fit.
 // Memory: the best multi-threaded STREAM median (triad/copy/add/scale) is the achievable
 // bandwidth; with a published peak given, memory_bandwidth_fraction = achievable / peak.
 // Network: ping-pong one-way time t(s) = latency + s / bandwidth fitted by least squares over
 // sizes (sizes spanning less than kMinSizeSpreadForLatency: their mean rate, the latency written
 // as not measured); achievable_fraction = largest-size all_reduce busbw / that bandwidth, at most 1.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -102,10 +105,67 @@ inline constexpr double kMaxGemmRateOverDerivedPeak = 2.0;
 // told from a small slice of a large machine.
 inline constexpr double kMinMemoryBandwidthFraction = 0.002;
 
+// How much faster than measured the fitted model may predict a GEMM that carries at least its
+// share of the fitted time (gemm_time_capped): a few per cent, the scatter of repeated
+// measurements. The fit's fraction is held below the value that would predict one of them faster
+// (2026-12-07 review: a least-squares fit that weighted every shape alike had written bf16 0.6985
+// for a trace whose GEMMs all ran at 0.6064, predicting 8192^3 14.9% fast, and 0.7206 for the
+// H200 bench run, above every bf16 efficiency measured, 16384x8192x1280 14.2% fast).
+inline constexpr double kMaxGemmOverpredictionFraction = 0.03;
+
+// The terms and the objective of a GEMM fit beyond the shape factor.
+//  - Time terms (GPU runs, traces): estimate's compute_time is max(flops / (peak x e),
+//    bytes / bandwidth) + overhead, so per point the memory time and the overhead are expressed in
+//    units of its time at peak (flops / peak), and the model efficiency is
+//    1 / (max(1 / (f x factor), memory_units) + overhead_s / peak_time_s). Inactive (no peak
+//    times): the efficiency is f x factor, as for CPU entries.
+//  - Weights: each point's residual of log efficiency counts in proportion to its measured time
+//    (gemm_time_weights), so the shapes that take the time, what a step is made of, are fitted
+//    first. Before 2026-12-07 (review) every shape counted alike, and a few microsecond-long GEMMs
+//    moved the fraction that 8192^3 is predicted at. Empty: equal weights.
+//  - Capped points: the fraction is held at most at the value that predicts none of them faster
+//    than measured by more than kMaxGemmOverpredictionFraction (gemm_time_capped). Empty: none.
+struct GemmFitTerms {
+  std::vector<double> peak_time_s;   // flops / peak per point; empty: no time terms
+  std::vector<double> memory_units;  // (footprint / bandwidth) / peak_time_s per point; 0 without a bandwidth
+  double overhead_s = 0;
+  // The fraction is held at 1 where the fit would exceed it, rather than the half-dimension being
+  // rejected: a CPU dtype some of whose GEMMs ran above the run's derived peak (a turbo clock).
+  bool clamp_fraction_at_1 = false;
+  std::vector<double> weight;  // per point, mean 1
+  std::vector<char> capped;    // per point
+  bool active() const { return !peak_time_s.empty(); }
+  double memory_units_of(size_t i) const { return i < memory_units.size() ? memory_units[i] : 0.0; }
+  double efficiency(double f_times_factor, size_t i) const {
+    if (!active()) return f_times_factor;
+    return 1.0 / (std::max(1.0 / f_times_factor, memory_units_of(i)) + overhead_s / peak_time_s[i]);
+  }
+};
+// The weights of points measured at these times: their shares of the total, scaled to a mean of 1.
+std::vector<double> gemm_time_weights(const std::vector<double>& time_s);
+// The points that carry at least their share of the total time (time >= the mean): the large
+// shapes a fit may not predict faster than measured.
+std::vector<char> gemm_time_capped(const std::vector<double>& time_s);
+
+// Weighted sum of squared residuals of log e against the model under half-dimensions h, at the best
+// fraction f (written to f_out) within the cap. For no time terms, or no overhead and no memory
+// term, log f is closed-form (the weighted mean of log(e / factor)); otherwise searched on a grid
+// refined by golden section. Infinity when the best f exceeds 1, unless reject_above_1 is false
+// (the trace calibration's joint fit reports such fractions).
+double gemm_fit_log_rss(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                        const std::vector<double>& e, const GemmHalfDims& h, const GemmFitTerms& terms, double* f_out,
+                        bool reject_above_1 = true);
+
 // Fit of the catalog GEMM model with one symmetric half-dimension: returns (gemm_peak_fraction,
 // gemm_half_dim). Log grid of h refined by golden section.
 std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
                                                  const std::vector<double>& k, const std::vector<double>& e);
+std::pair<double, double> fit_catalog_gemm_model(const std::vector<double>& m, const std::vector<double>& n,
+                                                 const std::vector<double>& k, const std::vector<double>& e, const GemmFitTerms& terms);
+// The per-kernel overhead in [0, max_s] that gives the symmetric fit under `terms` the lowest
+// residual: a grid of 24 refined by golden section, both ends tried.
+double fit_gemm_overhead(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                         const std::vector<double>& e, const GemmFitTerms& terms, double max_s);
 
 // Fit of the catalog GEMM model with one half-dimension per role: f = gemm_peak_fraction, the
 // half-dimensions in [0.1, 1e5], log_rss the sum of squared residuals of log e.
@@ -139,9 +199,14 @@ struct GemmPoint {
   double footprint_bytes = 0;
   double operand_traffic_s = 0;
   bool held_out = false;
-  // Trace calibration: the FLOPs of one operator call (batch included); its kernel time less the
-  // entry's per-kernel overhead is what the efficiency model is fitted to.
+  // Trace calibration: the FLOPs of one operator call (batch included), and the shape's kernel time
+  // summed over its calls (its weight in the fit). predicted_efficiency_fraction and error_fraction
+  // are then the fitted kernel model's (compute plus the fixed time per call,
+  // Calibration::trace_kernel_fixed_time_s), these estimate's on the entry (compute plus the
+  // entry's whole kernel_overhead_us, which holds the launch gap a kernel's duration does not).
   double flops_per_call = 0;
+  double traced_time_s = 0;
+  double estimate_efficiency_fraction = 0, estimate_error_fraction = 0;
 };
 
 struct GemmFit {
@@ -215,6 +280,9 @@ struct Calibration {
   // host's logical CPUs the entry describes that many, not the host (compute_units, name, notes).
   int64_t gemm_threads = 0, memory_threads = 0;
   double gemm_joint_half_dim = 0;  // trace calibration: the one half-dimension fitted over every dtype
+  // Trace calibration: the fixed time per GEMM call inside the traced kernels, fitted in [0, the
+  // entry's kernel_overhead_us] (from_trace.cpp); -1 where not fitted.
+  double trace_kernel_fixed_time_s = -1;
   // Trace calibration: every collective fit; `network` is the one with the most calls, of this
   // operation and bus factor.
   std::vector<CollectiveFit> collective_fits;
@@ -295,11 +363,14 @@ namespace sextant::bench {
 //    (reported; the one of the most calls as scalars, every one in table collective_fits).
 // The accelerator entry written is the base catalog entry (peaks, memory) with the fitted GEMM
 // efficiency; the trace's rates are the sustained in-training rates, so
-// sustained_compute_fraction is written as 1. estimate adds the entry's kernel_overhead_us to
-// every op (GEMMs included), so the model is fitted to each call's kernel time less that overhead
-// (the base's, else estimate's default, written into the entry): the entry then reproduces the
-// traced GEMM times, and the ops the trace does not measure keep their overhead. A call shorter
-// than the overhead plus its time at the peak cannot be reproduced, and is left out with a note.
+// sustained_compute_fraction is written as 1. estimate adds the entry's kernel_overhead_us (the
+// base's, else estimate's default, written into the entry) to every op, GEMMs included: it stands
+// for the launch and the gap between kernels as well as a kernel's own fixed time, and a traced
+// kernel's duration holds only the last. So the model is fitted to each call's kernel time with a
+// fixed time per call t0 in [0, that overhead] (Calibration::trace_kernel_fixed_time_s, fitted as
+// the bench path fits its overhead), each shape weighted by its share of the traced GEMM time and
+// the long ones capped (GemmFitTerms). Before 2026-12-07 (review) t0 was the whole overhead, and
+// calls shorter than it plus their time at the peak were left out.
 struct TraceCalibrateOptions {
   std::string id = "trace-calibrated";
   std::string name;        // default: base name + " (calibrated from trace)"

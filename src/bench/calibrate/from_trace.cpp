@@ -118,21 +118,21 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   std::map<std::string, std::vector<GemmPoint>> by_dtype;
   std::vector<std::string> dtypes;
   // The per-kernel overhead estimate adds to every op on the entry: the base's, else estimate's
-  // default, read through estimate itself. The entry keeps it (written below), so the traced GEMMs
-  // are fitted net of it. Before 2026-12-05 the model was fitted to the whole kernel time and
-  // estimate added 4 us on top (a 16384x768x768 GEMM fitted at 58.6 us was estimated at 62.6);
-  // writing an overhead of 0 instead would have taken 4 us from every elementwise and norm kernel,
-  // which the trace does not measure.
+  // default, read through estimate itself. The entry keeps it (written below): it stands for the
+  // launch and the gap between kernels as well as a kernel's own fixed time, and the ops the trace
+  // does not measure (elementwise, norms) need it. A traced kernel's duration holds only the last
+  // part, so the GEMM model is fitted to the kernel times with a fixed time per call of its own,
+  // kernel_s = flops / (peak x f x factor) + t0, t0 in [0, that overhead] (fitted as the bench
+  // path fits its overhead): a trace whose GEMMs carry the whole overhead in their kernels is
+  // reproduced by estimate exactly, and one whose kernels carry none is not fitted as if they did.
+  // Before 2026-12-07 (review) t0 was the whole overhead, always: a trace of GEMMs all at 0.606 of
+  // the peak then needed 0.84 for its 14 us kernels less 4 us, which the shape factor (at most 1
+  // below 8192^3) cannot give, and with every shape weighted alike the fit wrote 0.6985, predicting
+  // 8192^3 14.9% fast. Before 2026-12-05 t0 was 0 and the 4 us were added on top (a 16384x768x768
+  // GEMM traced at 58.6 us was estimated at 62.6).
   ir::ComputeOp probe;
   probe.cls = ir::OpClass::Elementwise;
   const double overhead_s = compute_time(probe, base).overhead_s;
-  // A call's efficiency net of the overhead: its time at the peak over its kernel time less the
-  // overhead (above 1, or negative, where the call ran shorter than the overhead plus that time).
-  auto net_efficiency = [overhead_s](const GemmPoint& p) {
-    const double peak_s = p.flops_per_call / p.peak_flops_per_s;
-    const double kernel_s = p.flops_per_call / p.achieved_flops_per_s;
-    return kernel_s > overhead_s ? peak_s / (kernel_s - overhead_s) : std::numeric_limits<double>::infinity();
-  };
   // Every GEMM shape the trace has, per dtype as traced (m, n, k in order of appearance), and the
   // dtypes of no peak on the base: named when too few are left to fit (2026-12-06 review).
   std::map<std::string, std::vector<std::array<double, 3>>> found_shapes;
@@ -183,6 +183,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   for (const auto& dt : dtypes)
     for (auto& [p, t] : rows_by_dtype[dt]) {
       p.achieved_flops_per_s = p.flops_per_call * t.calls / t.time_s;
+      p.traced_time_s = t.time_s;
       p.efficiency_fraction = p.achieved_flops_per_s / p.peak_flops_per_s;
       by_dtype[dt].push_back(p);
     }
@@ -206,13 +207,16 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   // half-dimension, fitted jointly below, and every dtype's fraction under it, so the written
   // entry reproduces the rates the result table reports (fractions fitted under their own
   // half-dimensions and written beside another's predicted 0.022 where 0.445 was measured).
+  // Each dtype's points (traced efficiencies over the whole kernel time) and fit terms: the calls'
+  // time at the peak, the fixed time per call t0 (above), and each shape weighted by its share of
+  // the traced GEMM time, the long ones capped (GemmFitTerms): what a step is made of is fitted first.
   struct OwnFit {
     std::string dtype;
     double f = 0, h = 0;
     std::vector<double> m, n, k, e;
+    GemmFitTerms terms;
   };
   std::vector<OwnFit> own;
-  int64_t short_dropped = 0;  // calls left out for running shorter than the overhead allows
   // Traced dtypes whose fraction is not written, and why: noted once the entry is written, with the
   // fraction it gives them. Before 2026-12-07 (review) a dtype of too few shapes was dropped without
   // a word, and one that could not share the half-dimension was said to keep "the base's" fraction
@@ -248,17 +252,6 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
                                     "(kernel time attributed to another operator)",
                                     above, before, dt, base.id, dt));
     }
-    // Calls shorter than the overhead plus their time at the peak: no fraction of at most 1
-    // reproduces them (the entry predicts them at that sum), so they are left out of the fit.
-    const size_t measured = pts.size();
-    pts.erase(std::remove_if(pts.begin(), pts.end(), [&](const GemmPoint& p) { return net_efficiency(p) > 1.0; }), pts.end());
-    if (const size_t short_calls = measured - pts.size(); short_calls > 0) {
-      c.notes.push_back(fmt::format("{} of the {} {} GEMM shapes ran in less than the entry's per-kernel overhead ({:.3g} us, which "
-                                    "estimate adds to every op) plus their time at the peak: left out of the fit (the entry predicts "
-                                    "them at that sum)",
-                                    short_calls, measured, dt, overhead_s * 1e6));
-      short_dropped += static_cast<int64_t>(short_calls);
-    }
     // Distinct shapes: one shape under two operators (aten::mm and aten::linear) is one point of
     // the shape model (2026-12-06 review: two shapes, each twice, had been fitted as four; the
     // points are merged per shape above since 2026-12-07, a batched one apart from its batch of 1).
@@ -272,29 +265,39 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     }
     OwnFit o;
     o.dtype = dt;
+    std::vector<double> time_s;
     for (const auto& p : pts) {
       o.m.push_back(p.m);
       o.n.push_back(p.n);
       o.k.push_back(p.k);
-      o.e.push_back(net_efficiency(p));
+      o.e.push_back(p.efficiency_fraction);
+      o.terms.peak_time_s.push_back(p.flops_per_call / p.peak_flops_per_s);
+      o.terms.memory_units.push_back(0.0);
+      time_s.push_back(p.traced_time_s);
     }
-    std::tie(o.f, o.h) = fit_catalog_gemm_model(o.m, o.n, o.k, o.e);
+    o.terms.weight = gemm_time_weights(time_s);
+    o.terms.capped = gemm_time_capped(time_s);
     own.push_back(std::move(o));
   }
+  // The fixed time per call t0, fitted on the dtype of the most shapes (bf16 on a tie) and shared
+  // by every dtype (the kernels' launch-independent time does not depend on the dtype).
+  const OwnFit* lead = nullptr;
+  for (const auto& o : own)
+    if (!lead || o.e.size() > lead->e.size() || (o.dtype == "bf16" && o.e.size() >= lead->e.size())) lead = &o;
+  c.trace_kernel_fixed_time_s = lead ? fit_gemm_overhead(lead->m, lead->n, lead->k, lead->e, lead->terms, overhead_s) : 0.0;
+  for (auto& o : own) {
+    o.terms.overhead_s = c.trace_kernel_fixed_time_s;
+    std::tie(o.f, o.h) = fit_catalog_gemm_model(o.m, o.n, o.k, o.e, o.terms);
+  }
   // One half-dimension for every dtype (the entry's model has one): h minimises the summed
-  // squared log error over all dtypes' shapes, each dtype with its own fraction (closed form
-  // given h: the geometric mean of e / shape factor). A log grid over [0.1, 1e5] refined by
-  // golden section, as fit_catalog_gemm_model does for one dtype.
+  // weighted squared log error over all dtypes' shapes, each dtype with its own fraction (given h,
+  // gemm_fit_log_rss's, fractions above 1 reported rather than rejected). A log grid over
+  // [0.1, 1e5] refined by golden section, as fit_catalog_gemm_model does for one dtype.
   auto fraction_at = [](const OwnFit& o, const GemmHalfDims& h, double* rss) {
-    double sum = 0, sum2 = 0;
-    for (size_t i = 0; i < o.e.size(); ++i) {
-      const double r = std::log(o.e[i] / gemm_shape_factor(o.m[i], o.n[i], o.k[i], h));
-      sum += r;
-      sum2 += r * r;
-    }
-    const double n = static_cast<double>(o.e.size());
-    if (rss) *rss = sum2 - sum * sum / n;
-    return std::exp(sum / n);
+    double f = 0;
+    const double r = gemm_fit_log_rss(o.m, o.n, o.k, o.e, h, o.terms, &f, false);
+    if (rss) *rss = r;
+    return f;
   };
   auto joint_fit = [&](const std::vector<const OwnFit*>& set) {
     auto joint_rss = [&](double h) {
@@ -455,12 +458,17 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     f.roles_written = !(h.m == h.n && h.n == h.k);
     f.own_peak_fraction = o.f;
     f.own_half_dim = o.h;
+    f.overhead_s = c.trace_kernel_fixed_time_s;
     double ss = 0;
     for (auto& p : pts) {
-      // The entry's whole time of the call (estimate's): its compute time plus the overhead.
+      // The fitted kernel model (compute plus the fixed time per call) against the traced kernel,
+      // and estimate's time of the call on the entry (compute plus the entry's whole overhead).
       const double peak_s = p.flops_per_call / p.peak_flops_per_s;
-      p.predicted_efficiency_fraction = peak_s / (peak_s / (cf * gemm_shape_factor(p.m, p.n, p.k, h)) + overhead_s);
+      const double compute_s = peak_s / (cf * gemm_shape_factor(p.m, p.n, p.k, h));
+      p.predicted_efficiency_fraction = peak_s / (compute_s + c.trace_kernel_fixed_time_s);
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
+      p.estimate_efficiency_fraction = peak_s / (compute_s + overhead_s);
+      p.estimate_error_fraction = p.estimate_efficiency_fraction / p.efficiency_fraction - 1;
       ss += p.error_fraction * p.error_fraction;
       ++f.fitted_count;
       c.points.push_back(p);
@@ -488,16 +496,13 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
           for (const auto& p : by_dtype[fitted_as]) left_shapes.insert({p.m, p.n, p.k});
         const size_t left = left_shapes.size();
         if (left < shapes.size())
-          why = fmt::format("; {} left to fit, the others above the peak or shorter than the per-kernel overhead allows", left);
+          why = fmt::format("; {} left to fit, the others above the peak", left);
       }
       found += fmt::format("{}{}: {} distinct shape(s) ({}{})", found.empty() ? "" : "; ", dt, shapes.size(), list, why);
     }
     throw Error(SourceLocation{"", 0, 0, "--trace"},
-                fmt::format("{} has fewer than {} GEMM shapes of one dtype with a known peak on {}{}: it has {}",
+                fmt::format("{} has fewer than {} GEMM shapes of one dtype with a known peak on {}: it has {}",
                             opt.trace_ref.empty() ? std::string("the trace") : "the trace " + opt.trace_ref, opt.min_shapes, base.id,
-                            short_dropped > 0 ? fmt::format(" ({} left out as shorter than the {:.3g} us per-kernel overhead plus their time "
-                                                            "at the peak)", short_dropped, overhead_s * 1e6)
-                                              : std::string(),
                             found.empty() ? std::string("none") : found),
                 "profile with record_shapes=True over steps that run at least " + std::to_string(opt.min_shapes) +
                     " GEMM shapes of one dtype, and give --device for the GPU it ran on");
@@ -577,6 +582,32 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     }
   }
 
+  // Collective kernels the trace holds but that gave no fit are said, with why (2026-12-07 review: a
+  // one-rank trace of 11 all-reduces came back with no collective_* scalars and no word). The
+  // workload analysis counts them (table workload_op_classes, class communication, per rank).
+  if (c.collective_fits.empty()) {
+    int64_t comm_kernels = 0;
+    if (const Table* oc = analysis.table("workload_op_classes"); oc && oc->has_column("op_class") && oc->has_column("kernels_count")) {
+      const auto& cls = oc->column("op_class").str;
+      const auto& count = oc->column("kernels_count").i64;
+      for (size_t i = 0; i < oc->rows(); ++i)
+        if (cls[i] == "communication") comm_kernels += count[i];
+    }
+    int64_t ranks = 0;
+    if (const Value* v = analysis.scalar("ranks_count"); v && std::holds_alternative<int64_t>(*v)) ranks = std::get<int64_t>(*v);
+    if (comm_kernels > 0 && ranks == 1)
+      c.notes.push_back(fmt::format("the trace holds {} collective (NCCL) kernel{} on one rank: not fitted, as the fit needs the traces of two "
+                                    "or more ranks (on one rank a collective's kernel also waits for the others to arrive, so its duration "
+                                    "is not its transfer time; matched across ranks, the time from the last arrival is); give --trace every "
+                                    "rank's trace (a folder of them) for the collective_* scalars",
+                                    comm_kernels, comm_kernels == 1 ? "" : "s"));
+    else if (comm_kernels > 0)
+      c.notes.push_back(fmt::format("the traces of {} ranks hold {} collective (NCCL) kernel{}, and none gave a fit: a fit needs two or more "
+                                    "calls of one operation and communicator size matched across ranks with a size and a bus bandwidth "
+                                    "(`sextant analyze --only collectives` shows the matched calls)",
+                                    ranks, comm_kernels, comm_kernels == 1 ? "" : "s"));
+  }
+
   // The catalog file: the base entry with the fitted GEMM efficiency; everything the trace does
   // not measure is the base's (base_*_lines, shared with the bench calibration's --peak-from).
   const std::string name = opt.name.empty() ? base.name + " (calibrated from trace)" : opt.name;
@@ -624,15 +655,29 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   } else {
     y += "      sustained_compute_fraction: " + sourced(1.0, "trace: the traced rates are sustained in-training rates (--trace-rates sustained)") + "\n";
   }
-  // The overhead the traced GEMMs were fitted net of (see above): the base's, or estimate's
-  // default written out, so that the entry does not depend on that default staying what it is.
+  // The per-kernel overhead (see above): the base's, or estimate's default written out, so that the
+  // entry does not depend on that default staying what it is; the traced GEMM kernels hold the
+  // fitted fixed time t0 of it.
+  auto us = [](double s) { return format_double(std::round(s * 1e8) / 100); };  // microseconds to 0.01
+  const std::string held = fmt::format("the traced GEMM kernels hold {} us of it (fitted in [0, it]; the rest is the launch and the gap "
+                                       "between kernels, which a kernel's duration does not hold)",
+                                       us(c.trace_kernel_fixed_time_s));
   y += "      kernel_overhead_us: " +
        (base.kernel_overhead_s.known
-            ? carried_value(base.kernel_overhead_s, overhead_s * 1e6, "base (the traced GEMMs are fitted net of it)")
+            ? carried_value(base.kernel_overhead_s, overhead_s * 1e6, "base (" + held + ")")
             : fmt::format("{{value: {}, estimated: {}}}", format_double(overhead_s * 1e6),
                           q("estimate's default per-kernel overhead (docs/models.md; the base gives none), which estimate adds to every "
-                            "op: the traced GEMMs are fitted net of it"))) +
+                            "op: " + held))) +
        "\n";
+  // Where the traced kernels hold less than the whole overhead, estimate times each GEMM of the
+  // entry that much longer than its traced kernel: said, with the column that shows it.
+  if (!c.gemm.empty() && c.trace_kernel_fixed_time_s < overhead_s * 0.95)
+    c.notes.push_back(fmt::format("the traced GEMM kernels hold {} us of fixed time per call, and estimate adds the entry's whole "
+                                  "per-kernel overhead, {} us, to every op: the other {} us stand for the launch and the gap "
+                                  "between kernels, which a traced kernel's duration does not hold, so estimate times each GEMM that "
+                                  "much longer than its kernel (table gemm_fit: error_fraction is the fitted kernel model's, "
+                                  "estimate_error_fraction estimate's)",
+                                  us(c.trace_kernel_fixed_time_s), us(overhead_s), us(overhead_s - c.trace_kernel_fixed_time_s)));
   y += base_efficiency_lines(base, {"kernel_overhead_us"});
   c.accelerator_yaml = y;
   // The traced dtypes not written, each with the fraction the written entry gives it (read from the
@@ -689,6 +734,7 @@ Result trace_calibration_result(const Calibration& c, const Accelerator& base, c
     r.set("gemm_shapes_count_" + f.dtype, f.fitted_count);
     r.set("fit_rms_error_fraction_" + f.dtype, f.fit_rms_error_fraction);
   }
+  if (!c.gemm.empty() && c.trace_kernel_fixed_time_s >= 0) r.set("gemm_kernel_fixed_time_s", c.trace_kernel_fixed_time_s);
   if (c.network.present) {
     r.set("collective_operation", c.collective_operation);
     r.set("collective_bus_factor", c.collective_bus_factor);
@@ -716,18 +762,23 @@ Result trace_calibration_result(const Calibration& c, const Accelerator& base, c
                   f.fit.bandwidth_bytes_per_s, f.fit.fit_rms_error_fraction});
     }
   }
-  Table& t = r.add_table("gemm_fit", "traced vs model efficiency per GEMM shape");
+  Table& t = r.add_table("gemm_fit",
+                         "traced vs model efficiency per GEMM shape: predicted, the fitted kernel model (compute plus the fixed time per "
+                         "call, gemm_kernel_fixed_time_s); estimate, estimate's time of the call on the entry (compute plus its "
+                         "kernel_overhead_us)");
   t.add_str("dtype");
   t.add_i64("m");
   t.add_i64("n");
   t.add_i64("k");
   t.add_f64("achieved_flops_per_s");
+  t.add_f64("traced_time_s");
   t.add_f64("efficiency_fraction");
   t.add_f64("predicted_efficiency_fraction");
   t.add_f64("error_fraction");
+  t.add_f64("estimate_error_fraction");
   for (const auto& p : c.points)
     t.add_row({p.dtype, static_cast<int64_t>(p.m), static_cast<int64_t>(p.n), static_cast<int64_t>(p.k), p.achieved_flops_per_s,
-               p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction});
+               p.traced_time_s, p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction, p.estimate_error_fraction});
   return r;
 }
 
