@@ -421,11 +421,46 @@ struct Ctx {
   double slow_per_hidden_s() const { return interference / (1.0 + interference); }
 };
 
+// The weight elements whose gradient a backward op completes, as simulate releases them
+// (sim::weight_elements): a weight-gradient GEMM's m x n, none for an input-gradient GEMM; a
+// forward GEMM's n x k, the weights it reads (as simulate awaits gathered parameters).
+double released_weight_elements(const ComputeOp& op) {
+  if (op.cls != OpClass::Gemm) return 0.0;
+  const double batch = static_cast<double>(std::max<int64_t>(1, op.batch));
+  if (op.grad == ComputeOp::Grad::Weight) return static_cast<double>(op.m) * static_cast<double>(op.n) * batch;
+  if (op.grad == ComputeOp::Grad::Input) return 0.0;
+  return static_cast<double>(op.n) * static_cast<double>(op.k) * batch;
+}
+
+// A pass's GEMMs that read or complete weights (released_weight_elements), in pass order: where
+// each starts and ends in the pass (the compute and blocking communication before it) and its
+// weight elements, for a block's ParamProfile (2026-12-07 review). More than kMax: the last one
+// carries the rest (it ends with the last of them).
+struct WeightOps {
+  static constexpr int kMax = 16;
+  WeightOps() : n(0), window_s(0) {}  // the entries past n are never read: not zeroed (plan search)
+  int n;
+  double start_s[kMax], end_s[kMax], elements[kMax];
+  double window_s;  // the pass's compute and blocking communication, before its overlapped excess
+  void add(double start, double end, double el) {
+    if (n < kMax) {
+      start_s[n] = start;
+      end_s[n] = end;
+      elements[n++] = el;
+      return;
+    }
+    end_s[kMax - 1] = end;
+    elements[kMax - 1] += el;
+  }
+};
+
 // One execution of a list of steps. Overlapped communication hides behind this list's compute;
 // the excess is exposed (attributed to the groups in proportion) and counted as blocking time;
 // overlapped communication slows the compute it overlaps by the interference fraction.
-PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
+// weight_ops: where given, the pass's weight GEMMs are recorded in it (WeightOps).
+PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps, WeightOps* weight_ops = nullptr) {
   PassTime local;
+  if (weight_ops) weight_ops->n = 0;
   double overlapped_by_group[kGroupKinds] = {};
   bool computed = false;
   for (size_t i = 0; i < steps.size(); ++i) {
@@ -433,6 +468,11 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
     if (const auto* op = std::get_if<ComputeOp>(&st)) {
       computed = true;
       const double t = compute_parts(*op, c.rates).time_s;
+      if (weight_ops)
+        if (const double el = released_weight_elements(*op); el > 0) {
+          const double at = local.compute_s + local.blocking_comm_s;
+          weight_ops->add(at, at + t, el);
+        }
       local.compute_s += t;
       local.add_class(op->cls, t);
     } else {
@@ -495,6 +535,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps) {
       }
     }
   }
+  if (weight_ops) weight_ops->window_s = local.compute_s + local.blocking_comm_s;
   // Compute T beside communication C slows to 1 / (1 + I) while C is in flight: it ends at
   // T + min(C, T (1 + I)) I / (1 + I), and C beyond that end is exposed (the pass takes
   // max(C, that end)). With I = 0: the compute T, and C - T exposed when C > T.
@@ -889,10 +930,90 @@ void settle_backward_dp(const Ctx& c, PassTime& bwd, PassTime& wgt, bool split_w
   settle_dp(c, wgt, units ? &units->w : nullptr, events);
 }
 
-// Unit times of one block's passes, cached per template (Block::template_id) within a run.
+// One repetition of a block as a pass meets its parameters, op by op as simulate releases the
+// gradients and awaits the gathered parameters (sim/program.cpp): a weight-gradient GEMM releases
+// its weights when it ends (in the input-gradient pass or the weight pass), the block's rest goes
+// at the end of its weight pass (a split backward: its weight pass alone releases); a forward
+// awaits the block's parameters outside its GEMMs (norms, routers) before it starts and each
+// GEMM's weights before that GEMM. Point i: at_frac[i], a fraction of the pass's time; upto_frac[i],
+// the fraction of the block's parameters released (backward) or needed (forward) by then, both
+// non-decreasing, the last upto_frac 1. Built once per block template with its times (run()'s
+// block_times, 2026-12-07 review); more points than kMaxPoints: the last one carries the rest,
+// released at the later time or needed at the earlier one.
+struct ParamProfile {
+  static constexpr int kMaxPoints = 24;
+  ParamProfile() : points(0) {}  // the points past `points` are never read: not zeroed (plan search)
+  int points;
+  double at_frac[kMaxPoints], upto_frac[kMaxPoints];
+  void add(double at, double upto, bool release) {
+    at = std::clamp(at, 0.0, 1.0);
+    if (points > 0) {
+      const int l = points - 1;
+      at = std::max(at, at_frac[l]);
+      if (at <= at_frac[l] || points == kMaxPoints) {
+        if (release) at_frac[l] = at;
+        upto_frac[l] = std::max(upto_frac[l], upto);
+        return;
+      }
+    }
+    at_frac[points] = at;
+    upto_frac[points++] = upto;
+  }
+};
+
+// Unit times of one block's passes, cached per template (Block::template_id) within a run, and
+// how its gradient pass releases its gradients and its forward needs its parameters.
 struct BlockTimes {
   PassTime forward, recompute, backward_input, backward_weight;
+  ParamProfile release, need;
 };
+
+// A block's ParamProfiles from its passes' weight GEMMs (eval_steps' WeightOps: forward,
+// input-gradient and weight passes): the gradient pass is the weight pass under a split backward,
+// else the recompute, input-gradient and weight passes in that order. An op's place in its pass
+// is its place in the pass's compute and blocking communication, scaled to the pass's time.
+void param_profiles(const Block& b, const WeightOps& fw_ops, const WeightOps& bi_ops, const WeightOps& bw_ops, bool split_weight,
+                    BlockTimes& bt) {
+  bt.release.points = 0;
+  bt.need.points = 0;
+  const double params = b.params;
+  if (params > 0) {
+    const double grad_s = split_weight ? bt.backward_weight.total() : bt.recompute.total() + bt.backward_input.total() + bt.backward_weight.total();
+    double released = 0, offset = split_weight ? 0.0 : bt.recompute.total();
+    auto release_ops = [&](const WeightOps& ops, const PassTime& pt) {
+      const double scale = ops.window_s > 0 ? pt.total() / ops.window_s : 0.0;
+      for (int i = 0; i < ops.n; ++i) {
+        const double share = std::min(ops.elements[i], params - released);
+        if (!(share > 0)) continue;
+        released += share;
+        bt.release.add(grad_s > 0 ? (offset + ops.end_s[i] * scale) / grad_s : 1.0, released / params, true);
+      }
+      offset += pt.total();
+    };
+    if (!split_weight) release_ops(bi_ops, bt.backward_input);
+    release_ops(bw_ops, bt.backward_weight);
+    double gemm = 0;
+    for (int i = 0; i < fw_ops.n; ++i) gemm += fw_ops.elements[i];
+    double waited = std::max(0.0, params - gemm);
+    if (waited > 0) bt.need.add(0.0, waited / params, false);
+    const double fw_s = bt.forward.total(), scale = fw_ops.window_s > 0 && fw_s > 0 ? fw_s / fw_ops.window_s : 0.0;
+    for (int i = 0; i < fw_ops.n; ++i) {
+      const double share = std::min(fw_ops.elements[i], params - waited);
+      if (!(share > 0)) continue;
+      waited += share;
+      bt.need.add(fw_s > 0 ? fw_ops.start_s[i] * scale / fw_s : 0.0, waited / params, false);
+    }
+  }
+  bt.release.add(1.0, 1.0, true);                                   // the rest at the weight pass's end
+  if (bt.need.points == 0) bt.need.add(0.0, 1.0, false);             // no parameters: none awaited
+  else if (bt.need.upto_frac[bt.need.points - 1] < 1.0 - 1e-12) bt.need.add(1.0, 1.0, false);
+  // The last point holds the whole block, exactly (a sum of shares may round below it): the next
+  // repetition starts where it ends.
+  for (ParamProfile* pr : {&bt.release, &bt.need}) {
+    for (int i = 0; i < pr->points; ++i) pr->upto_frac[i] = std::min(pr->upto_frac[i], 1.0);
+    pr->upto_frac[pr->points - 1] = 1.0;
+  }
+}
 
 // A block's backward is one unit of settle_dp however many of its passes carry DP traffic (a
 // re-gather for the recompute, the backward's gathers, the reduce-scatters): counted once, on
@@ -909,10 +1030,14 @@ double chunk_params(const Chunk& ch) {
 }
 
 // One block's repetitions as a pass meets them: their parameters and the compute of one pass over
-// them (forward; backward: what ends with their weight gradients).
+// them (forward; backward: what ends with their weight gradients), and how one repetition releases
+// its gradients and needs its parameters (its template's ParamProfiles, which outlive the
+// ChunkedOverlap that reads them).
 struct BlockShare {
   double params = 0, forward_s = 0, backward_s = 0;
-  bool one_weight = false;  // the embedding or the output head: one weight, released / needed at once
+  int count = 1;  // repetitions
+  const ParamProfile* release = nullptr;
+  const ParamProfile* need = nullptr;
 };
 
 // The once-per-step DP traffic of one pipeline rank that overlaps compute, chunk by chunk. Each
@@ -926,20 +1051,24 @@ struct BlockShare {
 // (forward_backward_pipelining_with_interleaving).
 //
 // Within a chunk's pass the parameters are met block by block (BlockShare, in pass order), each
-// block taking its share of the pass's time by its compute. The layers release their gradients
-// over their backward and need their parameters over their forward, one weight after another as
-// simulate's op-by-op release and wait do (a single layer too: deciding by the repeat count had
-// lumped a one-layer chunk, 2026-12-04 review); the embedding and the output head (one weight
-// each) release theirs when their backward ends and need them when their forward starts. Bucket k of n goes out when k/n of the chunk's gradients are
+// block taking its share of the pass's time by its compute, and within a block repetition by
+// repetition, op by op (its ParamProfiles), as simulate's op-by-op release and wait do: a
+// weight-gradient GEMM releases its weights when it ends, a block's rest (norms) at the end of its
+// weight pass; a forward needs a GEMM's weights when that GEMM starts, its other parameters when
+// the block starts. So the input embedding (no GEMM), met last by the backward and first by the
+// forward, holds its buckets to the end of the backward and the start of the forward (8 of Llama 3
+// 8B's 126 buckets over dp 64). Bucket k of n goes out when k/n of the chunk's gradients are
 // released (simulate's issue rule) and must have landed when the forward first needs more than
-// (k-1)/n of the parameters (simulate's wait rule); the latest finish (gradients) or landing
-// (parameters) over the buckets is at a block's first or last bucket, as both are linear in k
-// within a block. So the input embedding, met last by the backward and first by the forward,
-// holds its buckets to the end of the backward and the start of the forward (8 of Llama 3 8B's
-// 126 buckets over dp 64), and the output head, met first by the backward, issues none before its
-// backward ends. Before 2026-12-04 the release and need were smooth over the chunk: estimate read
-// 0.2316 s where simulate reads 0.2453 s. With repeated blocks alone and v = 1 these reduce to
-// max(sync / nb, sync - backward * (1 - 1/nb)) and max(gather / nb, gather - forward (1 - 1/nb)).
+// (k-1)/n of the parameters (simulate's wait rule); the buckets that go out (are needed) at one
+// op's end (start) are timed together, the latest finish (landing) being the first (last) of them.
+// Before 2026-12-04 the release and need were smooth over the chunk: estimate read 0.2316 s where
+// simulate reads 0.2453 s. Until 2026-12-07 (review) they were smooth over each layer, spread by
+// parameters over its backward and its forward: the IR runs a layer's weight-gradient GEMMs after
+// its input gradients (and an MoE layer's expert GEMMs, most of its weights, last), so a layer
+// releases most of its gradients late in its backward; a 4-layer MoE (hidden 1024, 8 experts top-2
+// of width 2048, ep = dp = 8) issued its second bucket at 62% of layer 0's backward where simulate
+// issues it at 97%, and read 0.008361 s against simulate's 0.008571 s (-2.5%, all in the exposed
+// gradient all-reduce).
 constexpr int kMaxLeadChunks = 64;  // chunks per rank with order-timed leads (DualPipeV has 2)
 struct ChunkedOverlap {
   const Stage& st;
@@ -952,29 +1081,71 @@ struct ChunkedOverlap {
   double fraction(int c) const {
     return total_params > 0 ? chunk_params(st.chunks[static_cast<size_t>(c)]) / total_params : 1.0 / v;
   }
-  // Calls f(f0, f1, t0, t1) for each block of chunk c in pass order: its share of the chunk's
-  // parameters [f0, f1] and the part of the pass's time [t0, t1] over which they are released
-  // (backward) or needed (forward). `first` indexes the chunk's blocks.
-  template <class F>
-  void segments(int c, size_t first, bool backward, F&& f) const {
+  // The largest of time_coef * at + bucket_coef * k over chunk c's n buckets (one stream's), k
+  // going out (backward: released) or first needed (forward) at `at`, a fraction of the chunk's
+  // pass: bucket k goes out at the first profile point (an op's end) by which k/n of the chunk's
+  // parameters are released, and is needed at the first (an op's start) by which more than
+  // (k-1)/n of them are, with simulate's rounding (issue_buckets, wait_for). At a point the
+  // buckets it releases (needs) are timed together: the smallest (largest) k counts where
+  // bucket_coef < 0 (> 0). Values not above `above` are not looked for (they cannot raise the
+  // caller's maximum): a block, and a repetition within it, is visited only where the bound of its
+  // buckets (its latest or earliest time, its smallest or largest k) is above the best so far,
+  // repetitions in the order of their bounds (linear in the repetition), so that plan search pays
+  // for about one repetition's ops per chunk, not for every bucket (2026-12-07 review). `first`
+  // indexes the chunk's blocks; returns `above` where nothing is above it.
+  double best_bucket(int c, size_t first, bool backward, int n, double time_coef, double bucket_coef, double above) const {
     const size_t nblk = st.chunks[static_cast<size_t>(c)].blocks.size();
     double ptot = 0, ttot = 0;
     for (size_t i = 0; i < nblk; ++i) {
       ptot += blocks[first + i].params;
       ttot += backward ? blocks[first + i].backward_s : blocks[first + i].forward_s;
     }
-    double f0 = 0, t0 = 0;
+    // Buckets gone out (needed) once y of the chunk's parameters are released (needed), y >= 0:
+    // floor(n y + 1e-9) and ceil(n y - 1e-9), by truncation (no libm call on the hot path).
+    const double dn = n;
+    auto count_at = [&](double y) {
+      const double z = backward ? dn * y + 1e-9 : dn * y - 1e-9;
+      const int t = static_cast<int>(z);
+      return backward || !(static_cast<double>(t) < z) ? t : t + 1;
+    };
+    const bool late = time_coef > 0, small = bucket_coef < 0;  // which end of a point's range counts
+    double best = above, f0 = 0, t0 = 0;
     for (size_t j = 0; j < nblk; ++j) {
       const BlockShare& b = blocks[first + (backward ? nblk - 1 - j : j)];
-      const double t = ttot > 0 ? (backward ? b.backward_s : b.forward_s) / ttot : 1.0 / static_cast<double>(nblk);
-      const double f1 = j + 1 == nblk ? 1.0 : f0 + (ptot > 0 ? b.params / ptot : 1.0 / static_cast<double>(nblk));
-      const double t1 = j + 1 == nblk ? 1.0 : t0 + t;
-      if (!b.one_weight) f(f0, f1, t0, t1);
-      else if (backward) f(f0, f1, t1, t1);
-      else f(f0, f1, t0, t0);
+      const bool last = j + 1 == nblk;
+      const double f1 = last ? 1.0 : f0 + (ptot > 0 ? b.params / ptot : 1.0 / static_cast<double>(nblk));
+      const double t1 = last ? 1.0 : t0 + (ttot > 0 ? (backward ? b.backward_s : b.forward_s) / ttot : 1.0 / static_cast<double>(nblk));
+      const int k_lo = count_at(f0) + 1, k_hi = last ? n : std::min(n, count_at(f1));
+      if (k_lo <= k_hi && time_coef * (late ? t1 : t0) + bucket_coef * (small ? k_lo : k_hi) > best) {
+        const ParamProfile* pr = backward ? b.release : b.need;
+        const int reps = std::max(1, b.count), npts = pr && pr->points > 0 ? pr->points : 0;
+        const double d = (f1 - f0) / reps, tau = (t1 - t0) / reps;
+        // Repetition r's bound, linear in r: its latest (earliest) time, its smallest k (more than
+        // n (f0 + r d) - 1e-6) or largest (below n (f0 + (r + 1) d) + 1).
+        auto bound = [&](int r) {
+          return time_coef * (t0 + (r + (late ? 1.0 : 0.0)) * tau) + bucket_coef * (small ? dn * (f0 + r * d) - 1e-6 : dn * (f0 + (r + 1) * d) + 1.0);
+        };
+        const bool down = bound(reps - 1) >= bound(0);
+        for (int idx = 0; idx < reps; ++idx) {
+          const int r = down ? reps - 1 - idx : idx;
+          if (!(bound(r) > best)) break;  // the rest are bounded lower still
+          int k_done = count_at(f0 + r * d);
+          for (int i = 0; i < std::max(1, npts); ++i) {
+            const bool end = r + 1 == reps && i + 1 >= npts;
+            const double pos = end ? f1 : f0 + (r + (npts > 0 ? pr->upto_frac[i] : 1.0)) * d;
+            const int k1 = end && last ? n : std::min(n, count_at(pos));
+            if (k1 > k_done) {
+              const double a = npts > 0 ? pr->at_frac[i] : (backward ? 1.0 : 0.0);
+              best = std::max(best, time_coef * (t0 + (r + a) * tau) + bucket_coef * (small ? k_done + 1 : k1));
+              k_done = k1;
+            }
+          }
+        }
+      }
       f0 = f1;
       t0 = t1;
     }
+    return best;
   }
   // Interleaving: the p chunk-c passes that follow (precede) a later (earlier) chunk's last
   // backward (first forward) on the rank are paced by the pipeline, each as long as the slowest
@@ -1005,16 +1176,9 @@ struct ChunkedOverlap {
       const double start = -(lead ? lead[c] : after) - pass_s;
       after += p * (cooldown_chunk_s ? cooldown_chunk_s[c] : pass_s);
       const double share = sync_s * frac, rest = sync_s * prefix;        // chunks c, c-1, .., 0 follow
-      segments(c, first, true, [&](double f0, double f1, double t0, double t1) {
-        // Buckets k with f0 < k/n <= f1 go out in this block, at the time k/n is released.
-        const int lo = static_cast<int>(std::floor(f0 * n + 1e-9)) + 1;
-        const int hi = f1 >= 1.0 ? n : std::min(n, static_cast<int>(std::floor(f1 * n + 1e-9)));
-        for (const int k : {lo, hi}) {
-          if (k < lo || k > hi) continue;
-          const double at = f1 > f0 && t1 > t0 ? std::clamp(t0 + (static_cast<double>(k) / n - f0) / (f1 - f0) * (t1 - t0), t0, t1) : t1;
-          finish = std::max(finish, start + at * pass_s + share * (n - k + 1) / n + rest - share);
-        }
-      });
+      // Bucket k, out at `at`, finishes at start + at pass_s + share (n - k + 1) / n + rest - share.
+      const double base = start + share * (n + 1) / n + rest - share;
+      finish = base + best_bucket(c, first, true, n, pass_s, -share / n, finish - base);
       first += st.chunks[static_cast<size_t>(c)].blocks.size();
     }
     return finish;
@@ -1036,16 +1200,9 @@ struct ChunkedOverlap {
       // chunk c's first forward starts: after the p forwards of each chunk 0 .. c-1 (interleaving)
       const double need = need_at ? need_at[c] : need_offset + before;
       before += p * (warmup_chunk_s ? warmup_chunk_s[c] : pass_s);
-      segments(c, first, false, [&](double f0, double f1, double t0, double t1) {
-        // Buckets k with f0 <= (k-1)/n < f1 are first needed in this block.
-        const int lo = static_cast<int>(std::ceil(f0 * n - 1e-9)) + 1;
-        const int hi = std::min(n, static_cast<int>(std::ceil(f1 * n - 1e-9)));
-        for (const int k : {lo, hi}) {
-          if (k < lo || k > hi) continue;
-          const double at = f1 > f0 && t1 > t0 ? std::clamp(t0 + (static_cast<double>(k - 1) / n - f0) / (f1 - f0) * (t1 - t0), t0, t1) : t0;
-          late = std::max(late, gather_s * (prefix + frac * k / n) - need - at * pass_s);
-        }
-      });
+      // Bucket k, needed at `at`, is late by gather_s (prefix + frac k / n) - need - at pass_s.
+      const double base = gather_s * prefix - need;
+      late = base + best_bucket(c, first, false, n, -pass_s, gather_s * frac / n, late - base);
       prefix += frac;
       first += st.chunks[static_cast<size_t>(c)].blocks.size();
     }
@@ -1182,15 +1339,6 @@ double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, doubl
     }
   }
   return stretch;
-}
-// The weight elements whose gradient a backward op completes, as simulate releases them
-// (sim::weight_elements): a weight-gradient GEMM's m x n, none for an input-gradient GEMM.
-double released_weight_elements(const ComputeOp& op) {
-  if (op.cls != OpClass::Gemm) return 0.0;
-  const double batch = static_cast<double>(std::max<int64_t>(1, op.batch));
-  if (op.grad == ComputeOp::Grad::Weight) return static_cast<double>(op.m) * static_cast<double>(op.n) * batch;
-  if (op.grad == ComputeOp::Grad::Input) return 0.0;
-  return static_cast<double>(op.n) * static_cast<double>(op.k) * batch;
 }
 // A rank's once-per-step DP traffic of one list (gradient reductions or parameter gathers) as
 // issued: the overlapped collectives of the DP and the EDP group run side by side, each on its
@@ -1857,6 +2005,7 @@ StepEstimate Estimator::run(const Workload& w) const {
   e.compute_by_class_s.reserve(kOpClasses);
   e.comm_by_group_s.reserve(kGroupKinds);
   e.exposed_by_group_s.reserve(kGroupKinds);
+  const bool split_weight = sched.splits_weight_gradient();
   // Blocks lowered from one template (the same layer kind on every chunk) are evaluated once.
   std::vector<std::pair<int, BlockTimes>> cache;
   cache.reserve(8);  // references into it stay valid: at most 8 templates are cached
@@ -1866,20 +2015,38 @@ StepEstimate Estimator::run(const Workload& w) const {
       for (const auto& [id, bt] : cache)
         if (id == b.template_id) return bt;
     BlockTimes& bt = (b.template_id >= 0 && cache.size() < cache.capacity()) ? cache.emplace_back(b.template_id, BlockTimes{}).second : scratch;
-    bt = BlockTimes{eval_steps(c, b.forward), eval_steps(c, b.recompute), eval_steps(c, b.backward_input),
-                    eval_steps(c, b.backward_weight)};
+    WeightOps ops[3];  // forward, input-gradient and weight passes: for the block's ParamProfiles
+    bt.forward = eval_steps(c, b.forward, &ops[0]);
+    bt.recompute = eval_steps(c, b.recompute);
+    bt.backward_input = eval_steps(c, b.backward_input, &ops[1]);
+    bt.backward_weight = eval_steps(c, b.backward_weight, &ops[2]);
+    param_profiles(b, ops[0], ops[1], ops[2], split_weight, bt);
     units_of_backward(bt.recompute, bt.backward_input, bt.backward_weight);
     return bt;
   };
   // Each block's parameters and pass times, for the once-per-step DP traffic (ChunkedOverlap).
-  const bool split_weight = sched.splits_weight_gradient();
   std::vector<BlockShare> shares;
   std::vector<size_t> share_start(static_cast<size_t>(p), 0);
+  // The ParamProfiles of blocks evaluated in `scratch` (not cached: the embedding, the head), kept
+  // for their shares: sized once, so that the shares' pointers stay valid.
+  std::vector<ParamProfile> own_profiles;
   {
-    size_t nblocks = 0;
+    size_t nblocks = 0, uncached = 0, templated = 0;
+    int ids[9], nids = 0;  // distinct templates, up to one more than the cache holds
     for (const auto& st : w.stages)
-      for (const auto& ch : st.chunks) nblocks += ch.blocks.size();
+      for (const auto& ch : st.chunks) {
+        nblocks += ch.blocks.size();
+        for (const auto& b : ch.blocks) {
+          if (b.template_id < 0) {
+            ++uncached;
+            continue;
+          }
+          ++templated;
+          if (nids <= 8 && std::find(ids, ids + nids, b.template_id) == ids + nids) ids[nids++] = b.template_id;
+        }
+      }
     shares.reserve(nblocks);
+    own_profiles.reserve(2 * (uncached + (nids > 8 ? templated : 0)));
   }
   ChunkDpUnits units;  // one chunk's at a time; its capacity reused (the plan search's hot path)
   // ZeRO-3's root unit: gathered and reduced once a run of in-flight micro-batches (RootRuns).
@@ -1908,9 +2075,12 @@ StepEstimate Estimator::run(const Workload& w) const {
           units.add(bt.forward, bt.recompute, bt.backward_input, bt.backward_weight, b.count, split_weight);
           if (record) {
             const double grad_pass_s = split_weight ? bt.backward_weight.total() : bt.recompute.total() + bt.backward_input.total() + bt.backward_weight.total();
-            // The embedding and the head are their lowering's names (ir/lower.cpp); a layer is "*_layer".
-            const bool one_weight = ir::is_root_block(b);
-            shares.push_back(BlockShare{b.params * b.count, bt.forward.total() * b.count, grad_pass_s * b.count, one_weight});
+            BlockShare share{b.params * b.count, bt.forward.total() * b.count, grad_pass_s * b.count, b.count, &bt.release, &bt.need};
+            if (&bt == &scratch) {  // overwritten by the next uncached block: its profiles kept
+              share.release = &own_profiles.emplace_back(bt.release);
+              share.need = &own_profiles.emplace_back(bt.need);
+            }
+            shares.push_back(share);
           }
           x[0].add(bt.forward, b.count);
           x[1].add(bt.recompute, b.count);

@@ -2235,8 +2235,14 @@ TEST(SimEngine, StepWaitIsSharedByTheGroupsStillRunning) {
 // The same on an MoE plan (review of 2026-12-07: 4 layers, 16 experts, ep 4 over 8 H100, ZeRO-1
 // with both overlaps): the expert bucket ends 0.2 ms into the step's 1.0 ms wait for the dense
 // buckets, and simulate reported exposed edp 0.001025 s of a 0.000629 s total. No group's exposed
-// time may exceed its total here (one unit: no wait for other members), and the expert share is
-// close to estimate's, which shares the exposed step traffic in proportion to the groups' times.
+// time may exceed its total here (one unit: no wait for other members). estimate shares the
+// exposed step traffic among the groups in proportion to their times; simulate books the wait to
+// the groups still running, and the expert buckets finish first: its expert share is below
+// estimate's, the two groups' exposed time together close to estimate's. (Until a second review of
+// 2026-12-07 this compared the expert shares alone, within 25%: estimate's exposed step traffic
+// was 0.97 ms against simulate's 1.40 ms, its layers releasing their gradients evenly over their
+// backwards, and its proportional expert share happened to land near simulate's. Released op by
+// op, estimate exposes 1.19 ms, 0.17 ms of it edp, against simulate's 1.40 ms and 0.10 ms.)
 TEST(SimAgreement, MoeStepWaitIsBookedToTheGroupsStillRunning) {
   const auto s = parse_scenario(
       "name: tiny\nmodel: {id: tiny-moe, name: tiny moe, source: test, layers: 4, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, "
@@ -2256,9 +2262,10 @@ TEST(SimAgreement, MoeStepWaitIsBookedToTheGroupsStillRunning) {
     const double edp = group_time_s("edp", r.step.exposed_by_group_s), dp = group_time_s("dp", r.step.exposed_by_group_s);
     EXPECT_GT(edp, 0.0) << contention;
     EXPECT_GT(dp, 2.0 * edp) << contention;
-    // Measured 2026-12-07: 0.000104 s without contention, estimate 0.000121 s (1.025 ms before).
+    // Measured 2026-12-07: 0.000104 s without contention (1.025 ms before); estimate 0.000171 s.
     if (!contention) {
-      EXPECT_NEAR(edp / group_time_s("edp", e.exposed_by_group_s), 1.0, 0.25);
+      EXPECT_LT(edp, group_time_s("edp", e.exposed_by_group_s));
+      EXPECT_NEAR((edp + dp) / (group_time_s("edp", e.exposed_by_group_s) + group_time_s("dp", e.exposed_by_group_s)), 1.0, 0.25);
     }
   }
 }
