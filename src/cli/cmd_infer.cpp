@@ -123,12 +123,20 @@ void add_infer_command(CLI::App& app) {
     auto c = cat();
     auto d = data();
     if (!a->file.empty()) {
-      infer::StudySpec study = infer::load_study(a->file, *c, *d, parse_sets(a->sets, "deployment.tp=4"));
-      for (const Field& f : *fields)
-        if (f.opt->count() > 0) {
-          f.copy(a->dep, study.deployment);
-          study.deployment.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
-        }
+      // The options given replace the file's before the study's deployment is built: applied after
+      // load_study, `STUDY --memory-gib 64` had been refused by the error asking for --memory-gib
+      // (an accelerator without a memory size), and so had any option fixing what the file's
+      // deployment lacks (2026-12-07 review).
+      auto override_deployment = [a, fields](infer::DeploymentSpec& dep) {
+        for (const Field& f : *fields)
+          if (f.opt->count() > 0) {
+            f.copy(a->dep, dep);
+            dep.given_at[f.field] = SourceLocation{"command line", 0, 0, f.opt->get_name()};
+          }
+        dep.memory_gib_hint = "give the device's memory in GiB with --memory-gib N (or deployment.memory_gib: N in the study), or "
+                              "write the entry's memory_gib in GiB with its provenance, e.g. memory_gib: {value: 80, source: ID}";
+      };
+      infer::StudySpec study = infer::load_study(a->file, *c, *d, parse_sets(a->sets, "deployment.tp=4"), override_deployment);
       emit(infer::run_study_estimate(study, a->file, *c, *d,
                                      prompt_opt->count() > 0 ? std::optional<int64_t>(a->prompt) : std::nullopt,
                                      output_opt->count() > 0 ? std::optional<int64_t>(a->output) : std::nullopt, a->batch),

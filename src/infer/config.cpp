@@ -186,12 +186,12 @@ StudySpec load_study(const std::string& path, const Catalog& cat, const InferDat
 }
 
 StudySpec load_study(const std::string& given, const Catalog& cat, const InferData& data,
-                     const std::vector<std::pair<std::string, std::string>>& sets) {
+                     const std::vector<std::pair<std::string, std::string>>& sets, const DeploymentOverride& override_deployment) {
   // A relative path is also looked up in the data folder, as scenarios and goodput inputs are
   // (`examples/infer-llama3-8b-h100.yaml` from any folder; it was "not found" before 2026-12-03).
   const std::string path = resolve_data_path(given);
   if (!fs::exists(path)) throw Error(SourceLocation{given}, "study file not found", not_found_hint(given));
-  return parse_study(read_file(path), path, cat, data, sets);  // read_file names a directory or a read error
+  return parse_study(read_file(path), path, cat, data, sets, override_deployment);  // read_file names a directory or a read error
 }
 
 // `path` names the study in messages; relative files it names (model, trace) are read beside it
@@ -199,7 +199,7 @@ StudySpec load_study(const std::string& given, const Catalog& cat, const InferDa
 // been written to a temporary file, and a model file of the same name in the temporary folder
 // was read instead of the caller's, 2026-12-03 review).
 StudySpec parse_study(const std::string& text, const std::string& path, const Catalog& cat, const InferData& data,
-                      const std::vector<std::pair<std::string, std::string>>& sets) {
+                      const std::vector<std::pair<std::string, std::string>>& sets, const DeploymentOverride& override_deployment) {
   YAML::Node root = parse_yaml_document(text, path);
   for (const auto& [k, v] : sets) {
     // `--set KEY=null` (or ~) removes the file's key (apply_yaml_override), `sweep=null` its
@@ -351,6 +351,14 @@ StudySpec parse_study(const std::string& text, const std::string& path, const Ca
     // name the key's own line.
     for (const auto& k : d.keys()) x.given_at[k] = d.loc(k);
     d.finish();
+    // A study's way to size an accelerator whose entry states no memory size (make_deployment's
+    // error; it had advised --memory-gib, which serve and plan do not take; 2026-12-07 review).
+    x.memory_gib_hint = "give the device's memory in GiB as deployment.memory_gib: N in the study (on the command line: --set "
+                        "deployment.memory_gib=N), or write the entry's memory_gib in GiB with its provenance, e.g. memory_gib: "
+                        "{value: 80, source: ID}";
+    // The caller's changes (estimate's options) before anything reads the deployment: the
+    // deployment built below had been the file's, and refused what the options fix (review).
+    if (override_deployment) override_deployment(x);
   }
   auto& sv = s.serving;
   if (auto v = m.opt_map("serving")) {
@@ -2040,7 +2048,17 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           // system, where serve of the same file honours them (2026-12-05 review).
           const std::string& acc = parts[ai].id;
           const bool own = acc == s.serving.deployment.accel.id;
-          if (!own) c.deployment.memory_gib = 0;
+          if (!own) {
+            c.deployment.memory_gib = 0;
+            c.deployment.given_at.erase("memory_gib");
+            // What sizes such an accelerator: its entry, not deployment.memory_gib (the candidate's
+            // status had advised deployment.memory_gib, which this line sets aside; 2026-12-07 review).
+            c.deployment.memory_gib_hint =
+                "deployment.memory_gib sizes the deployment's own accelerator (" + s.serving.deployment.accel.id +
+                ") only: write this entry's memory_gib in GiB with its provenance, e.g. memory_gib: {value: 80, source: ID}, or "
+                "describe the part with its size under the study's hardware.accelerators (an id of its own) and list that id in "
+                "plan.accelerators";
+          }
           c.deployment.accelerator = accels[ai];
           // Another accelerator runs on the first of the study's own systems holding it, else the
           // catalog's (make_deployment).

@@ -14,6 +14,7 @@
 //               rate and adds the table load_sweep (throughput and latency against load)
 //   power / cost overrides; plan: the search space of `sextant infer plan`
 // Unknown keys are errors naming file, line and the valid keys.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,14 +50,23 @@ struct StudySpec {
   std::string file;
 };
 
+// A caller's changes to the study's deployment (estimate's --tp, --memory-gib, ...): applied once
+// the file's deployment: section is read, before the deployment is built, and setting given_at
+// for what they change. Estimate had applied its options after load_study had built the file's
+// deployment, so `infer estimate STUDY --memory-gib 64` of an accelerator without a memory size was
+// refused by the error that asks for --memory-gib (2026-12-07 review).
+using DeploymentOverride = std::function<void(DeploymentSpec&)>;
+
 StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data);
-// Applies `key=value` overrides (dotted keys as in the file, e.g. deployment.tp=2) then loads.
+// Applies `key=value` overrides (dotted keys as in the file, e.g. deployment.tp=2) then loads;
+// `override_deployment` (when set) then changes the deployment read (DeploymentOverride).
 StudySpec load_study(const std::string& path, const Catalog& cat, const InferData& data,
-                     const std::vector<std::pair<std::string, std::string>>& sets);
+                     const std::vector<std::pair<std::string, std::string>>& sets, const DeploymentOverride& override_deployment = {});
 // The same from the study's text; `name` is used in messages, and relative files it names are
 // read beside it when it is a file, else from the working directory.
 StudySpec parse_study(const std::string& text, const std::string& name, const Catalog& cat, const InferData& data,
-                      const std::vector<std::pair<std::string, std::string>>& sets);
+                      const std::vector<std::pair<std::string, std::string>>& sets,
+                      const DeploymentOverride& override_deployment = {});
 
 // Fills deployment-dependent serving fields: memory share, power, price, draft deployment.
 void resolve_serving(StudySpec& s, const Catalog& cat, const InferData& data);

@@ -249,12 +249,20 @@ Deployment make_deployment(const Catalog& given_cat, const InferData& data, cons
   // device: fits false, "ships with at most 0 GB" against a size given (2026-12-07 review). The
   // size is needed for every fit: the one given, else an error at the entry's field.
   const bool listed_memory = d.accel.memory_bytes.known && d.accel.memory_bytes.value > 0;
-  if (!listed_memory && s.memory_gib == 0)
+  if (!listed_memory && s.memory_gib == 0) {
+    // A remedy the caller takes (2026-12-07 review: "--memory-gib N" had been advised to serve,
+    // plan and validate, which have no such option).
+    std::string hint = s.memory_gib_hint;
+    if (hint.empty()) {
+      if (auto it = s.given_at.find("memory_gib"); it != s.given_at.end() && !it->second.key.empty() && it->second.line == 0)
+        hint = "give the device's memory in GiB with " + it->second.key + (it->second.key.rfind("--", 0) == 0 ? " N" : "=N") + ", or ";
+      hint += "write the entry's memory_gib in GiB with its provenance, e.g. memory_gib: {value: 80, source: ID}";
+    }
     throw Error(accelerator_field_location(d.accel, "memory_gib"),
                 "accelerator '" + d.accel.id + "' has no memory size (memory_gib is unknown or left out): the weights and KV cache "
                 "cannot be fitted",
-                "give the device's memory with --memory-gib N (deployment.memory_gib: N in a study), or write the entry's memory_gib "
-                "in GiB with its provenance");
+                hint);
+  }
   if (s.memory_gib != 0 && !listed_memory) {
     if (!(s.memory_gib > 0 && s.memory_gib <= kMaxMemoryGib))
       throw Error(at("memory_gib"), "must be a positive size in GiB up to 1e9", "e.g. 32 for a machine sold as 32 GB (Apple's GB are GiB)");

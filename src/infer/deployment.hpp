@@ -30,6 +30,14 @@ struct DeploymentSpec {
   // differs from the catalog entry's (an Apple SoC ships with several sizes; the catalog lists
   // one); 0: the catalog's.
   double memory_gib = 0;
+  // The hint of the error make_deployment raises for an accelerator whose entry states no memory
+  // size: how this caller takes a size (a study's deployment.memory_gib, estimate's --memory-gib, a
+  // plan candidate's entry). Empty: "give the device's memory with OPTION N" where given_at names
+  // memory_gib's option or argument (estimate's --memory-gib, Python's memory_gib=), then "write the
+  // entry's memory_gib". The hint had named --memory-gib for serve, plan and validate, which take no
+  // such option, and deployment.memory_gib for a plan's other accelerators, which it does not size
+  // (2026-12-07 review).
+  std::string memory_gib_hint;
   // vLLM's gpu_memory_utilization: the share of device memory the engine may use (weights,
   // activations, KV cache), in (0, 1]; 0: the engine profile's (data/infer/engines.yaml). The
   // device's OS reserve (data/infer/devices.yaml) still caps it.

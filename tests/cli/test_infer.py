@@ -3183,5 +3183,106 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             self.assertEqual(j["scalars"]["memory_capacity_bytes_per_device"], 12 * 2 ** 30)
 
 
+    def test_every_remedy_for_an_accelerator_without_its_memory_size_works(self):
+        # Review of 2026-12-07: `infer estimate STUDY --memory-gib 64` of a study whose accelerator
+        # (inline under hardware.accelerators, a catalog entry, or an accelerator file) states no
+        # memory size was refused by the error that asks for --memory-gib: the study's deployment
+        # was built before estimate's options were applied. serve, plan and validate were advised
+        # --memory-gib, which they do not take; and a plan's other accelerators were advised
+        # deployment.memory_gib, which the plan sets aside for every accelerator but the
+        # deployment's own. Every remedy named is followed here and works.
+        with tempfile.TemporaryDirectory() as d:
+            cat = os.path.join(d, "catalog")
+            shutil.copytree(os.path.join(ROOT, "data", "catalog"), cat)
+            entry = ("    name: A GPU\n    vendor: testco\n    kind: gpu\n    year: 2024\n"
+                     "    peak_tflops: {bf16: {value: 500, estimated: \"design\"}}\n"
+                     "    memory_bandwidth_gb_per_s: {value: 2000, estimated: \"design\"}\n")
+            nomem = os.path.join(cat, "accelerators", "zz-nomem.yaml")
+            with open(nomem, "w") as fh:
+                fh.write("entries:\n  - id: gpu-nomem\n" + entry + "    memory_gib: unknown\n")
+            with open(os.path.join(d, "xpu.yaml"), "w") as fh:
+                fh.write("id: xpu-file\n" + entry.replace("    ", ""))
+            workload = ("workload: {arrival: poisson, rate_per_s: 2, requests: 40, prompt: {dist: fixed, mean: 500},"
+                        " output: {dist: fixed, mean: 50}}\n")
+            studies = {
+                "inline": "deployment: {model: llama3.1-8b, accelerator: xpu-inline, engine: vllm}\n" + workload +
+                          "hardware:\n  accelerators:\n    - id: xpu-inline\n" + entry.replace("    ", "      "),
+                "catalog": "deployment: {model: llama3.1-8b, accelerator: gpu-nomem, engine: vllm}\n" + workload,
+                "file": "deployment: {model: llama3.1-8b, accelerator: xpu.yaml, engine: vllm}\n" + workload,
+            }
+            for name, text in studies.items():
+                study = os.path.join(d, name + ".yaml")
+                with open(study, "w") as fh:
+                    fh.write(text)
+                p = run("infer", "--catalog", cat, "estimate", study, ok=False)
+                self.assertEqual(p.returncode, 2, name + ": " + p.stderr)
+                self.assertIn("has no memory size", p.stderr)
+                self.assertIn("--memory-gib N", p.stderr)
+                # The option the error names is taken, as --set deployment.memory_gib=64 is.
+                for given in (("--memory-gib", "64"), ("--set", "deployment.memory_gib=64")):
+                    j = run_json("infer", "--catalog", cat, "estimate", study, *given)
+                    self.assertEqual(j["scalars"]["memory_capacity_bytes_per_device"], 64 * 2 ** 30, (name, given))
+                    self.assertTrue(any("does not state its memory size" in n for n in j["notes"]), j["notes"])
+                # serve and plan take no --memory-gib: their error names the study's key and --set.
+                for cmd in ("serve", "plan"):
+                    p = run("infer", "--catalog", cat, cmd, study, ok=False)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn("has no memory size", p.stderr)
+                    self.assertNotIn("--memory-gib", p.stderr)
+                    self.assertIn("--set deployment.memory_gib=N", p.stderr)
+                j = run_json("infer", "--catalog", cat, "serve", study, "--set", "deployment.memory_gib=64")
+                self.assertEqual(j["scalars"]["memory_capacity_bytes_per_device"], 64 * 2 ** 30)
+            # The memory size of estimate's options is the deployment's: another option given beside
+            # it (--tp) is applied before the deployment is built too.
+            j = run_json("infer", "--catalog", cat, "estimate", os.path.join(d, "catalog.yaml"), "--memory-gib", "64", "--tp", "1")
+            self.assertEqual(j["scalars"]["memory_capacity_bytes_per_device"], 64 * 2 ** 30)
+            # validate has no option for it: the entry's memory_gib alone.
+            rows_csv = os.path.join(d, "v.csv")
+            with open(os.path.join(ROOT, "data", "validation", "inference.csv")) as fh:
+                header = fh.readline()
+            with open(rows_csv, "w") as fh:
+                fh.write(header + "r1,src,llama3.1-8b,8,gpu-nomem,1,1,vllm,bf16,bf16,bf16,1,512,0,prefill_tokens_per_s,1000,tok/s,"
+                                  "secondary,x\n")
+            j = run_json("infer", "--catalog", cat, "validate", rows_csv)
+            problems = [r["problem"] for t in j["tables"].values() if "problem" in t["columns"] for r in rows(t) if r["problem"]]
+            self.assertTrue(problems and all("has no memory size" in q for q in problems), problems)
+            self.assertFalse(any("--memory-gib" in q or "deployment.memory_gib" in q for q in problems), problems)
+            self.assertTrue(all("write the entry's memory_gib" in q for q in problems), problems)
+
+            # A plan: deployment.memory_gib sizes the deployment's own accelerator alone, so the status
+            # of another without a memory size says what does size it, not deployment.memory_gib.
+            def plan(accelerators, deployment_accelerator="h100-sxm-80gb", extra="", catalog=cat, *sets):
+                f = os.path.join(d, "plan.yaml")
+                with open(f, "w") as fh:
+                    fh.write("deployment: {model: llama3.1-8b, accelerator: " + deployment_accelerator + ", engine: vllm}\n" + workload +
+                             "slo: {ttft_s: 2.0, tpot_s: 0.08}\n"
+                             "plan: {accelerators: [" + ", ".join(accelerators) + "], tp: [1], max_batch_seqs: [128], max_devices: 8,"
+                             " requests: 40}\n" + extra)
+                j = run_json("infer", "--catalog", catalog, "plan", f, *sets)
+                return {r["accelerator"]: r["status"] for r in rows(j["tables"]["candidates"])}
+
+            st = plan(["h100-sxm-80gb", "gpu-nomem"], "h100-sxm-80gb", "", cat, "--set", "deployment.memory_gib=64")
+            self.assertIn("has no memory size", st["gpu-nomem"])
+            self.assertNotIn("deployment.memory_gib: N", st["gpu-nomem"])
+            self.assertNotIn("--memory-gib", st["gpu-nomem"])
+            self.assertIn("deployment.memory_gib sizes the deployment's own accelerator (h100-sxm-80gb) only", st["gpu-nomem"])
+            self.assertIn("hardware.accelerators", st["gpu-nomem"])
+            # Remedy 1: the part described with its size under hardware.accelerators, listed by its id.
+            hw = ("hardware:\n  accelerators:\n    - id: gpu-nomem-64\n" + entry.replace("    ", "      ") +
+                  "      memory_gib: {value: 64, estimated: \"the machine's\"}\n")
+            st = plan(["h100-sxm-80gb", "gpu-nomem-64"], "h100-sxm-80gb", hw)
+            self.assertEqual(st["gpu-nomem-64"], "ok", st)
+            # Remedy 2: the entry's memory_gib written.
+            fixed = os.path.join(d, "catalog-fixed")
+            shutil.copytree(cat, fixed)
+            with open(os.path.join(fixed, "accelerators", "zz-nomem.yaml"), "w") as fh:
+                fh.write("sources:\n  m: \"the machine\"\nentries:\n  - id: gpu-nomem\n" + entry + "    memory_gib: {value: 64, source: m}\n")
+            st = plan(["h100-sxm-80gb", "gpu-nomem"], "h100-sxm-80gb", "", fixed)
+            self.assertEqual(st["gpu-nomem"], "ok", st)
+            # And the deployment's own accelerator is sized by deployment.memory_gib.
+            st = plan(["h100-sxm-80gb", "gpu-nomem"], "gpu-nomem", "", cat, "--set", "deployment.memory_gib=64")
+            self.assertEqual(st["gpu-nomem"], "ok", st)
+
+
 if __name__ == "__main__":
     unittest.main()

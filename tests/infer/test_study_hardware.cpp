@@ -244,8 +244,19 @@ TEST(StudyHardware, AnEntryWithoutItsMemorySizeNeedsOneGiven) {
       const std::string e = error_of([&] { (void)make_deployment(catalog(), infer_data(), s); });
       EXPECT_NE(e.find(file + ":" + std::to_string(line) + ":"), std::string::npos) << e;
       EXPECT_NE(e.find("key 'xpu-1.memory_gib': accelerator 'xpu-1' has no memory size"), std::string::npos) << e;
-      EXPECT_NE(e.find("--memory-gib"), std::string::npos) << e;
-      EXPECT_NE(e.find("deployment.memory_gib"), std::string::npos) << e;
+      // The remedy is the caller's (review of 2026-12-07: --memory-gib had been advised to serve,
+      // plan and validate, which take none): a spec with no way to give a size names the entry's
+      // memory_gib alone; one whose memory_gib is an option's names that option.
+      EXPECT_NE(e.find("write the entry's memory_gib in GiB with its provenance"), std::string::npos) << e;
+      EXPECT_EQ(e.find("--memory-gib"), std::string::npos) << e;
+      EXPECT_EQ(e.find("deployment.memory_gib"), std::string::npos) << e;
+      DeploymentSpec cli = s;
+      cli.given_at["memory_gib"] = SourceLocation{"command line", 0, 0, "--memory-gib"};
+      const std::string ce = error_of([&] { (void)make_deployment(catalog(), infer_data(), cli); });
+      EXPECT_NE(ce.find("give the device's memory in GiB with --memory-gib N, or write the entry's memory_gib"), std::string::npos) << ce;
+      cli.given_at["memory_gib"] = SourceLocation{"", 0, 0, "memory_gib"};  // Python's argument
+      const std::string pe = error_of([&] { (void)make_deployment(catalog(), infer_data(), cli); });
+      EXPECT_NE(pe.find("with memory_gib=N, or"), std::string::npos) << pe;
       s.memory_gib = 12;
       const Deployment d = make_deployment(catalog(), infer_data(), s);
       EXPECT_TRUE(d.accel.memory_bytes.known);
@@ -261,8 +272,14 @@ TEST(StudyHardware, AnEntryWithoutItsMemorySizeNeedsOneGiven) {
   // A study without deployment.memory_gib is refused at the entry, with it served at the size.
   f.write("nomem.yaml", entry("soc", "    memory_gib: unknown\n"));
   const std::string head = "deployment:\n  model: llama3.1-8b\n  accelerator: nomem.yaml\n  engine: llama.cpp\n  weight_format: q4_0\n";
-  EXPECT_NE(error_of([&] { (void)load_study(f.write("s.yaml", head + kWorkload), catalog(), infer_data()); }).find("nomem.yaml:10:"),
-            std::string::npos);
+  const std::string se = error_of([&] { (void)load_study(f.write("s.yaml", head + kWorkload), catalog(), infer_data()); });
+  EXPECT_NE(se.find("nomem.yaml:10:"), std::string::npos) << se;
+  // A study's key and its --set (serve and plan take no --memory-gib; 2026-12-07 review).
+  EXPECT_NE(se.find("deployment.memory_gib: N in the study (on the command line: --set deployment.memory_gib=N)"), std::string::npos) << se;
+  EXPECT_EQ(se.find("--memory-gib"), std::string::npos) << se;
+  // A caller's override of the deployment applies before it is built: the size it gives is taken.
+  const StudySpec over = load_study(f.write("s.yaml", head + kWorkload), catalog(), infer_data(), {}, [](DeploymentSpec& d) { d.memory_gib = 8; });
+  EXPECT_DOUBLE_EQ(over.serving.deployment.accel.memory_bytes.value, 8.0 * 1073741824.0);
   const StudySpec st = load_study(f.write("s.yaml", head + "  memory_gib: 16\n" + kWorkload), catalog(), infer_data());
   EXPECT_DOUBLE_EQ(st.serving.deployment.accel.memory_bytes.value, 16.0 * 1073741824.0);
 }
