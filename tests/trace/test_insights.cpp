@@ -725,6 +725,199 @@ TEST(Analyses, CollectiveArgsThatDisagreeAcrossRanksAreWarned) {
             "rank 3: 3 kernels of process group x (Group size 4); the other ranks' matched groups of that size: dp");
 }
 
+// A job played out as a simple model: each rank computes (a gemm) and then enters its next
+// collective; a collective ends `dur_us` after its last rank arrives and releases all of its
+// ranks then. Kernel args as PyTorch records them.
+struct SimJob {
+  std::vector<std::vector<std::pair<int64_t, std::string>>> events;
+  std::vector<int64_t> t, corr;
+  std::vector<std::map<std::string, int64_t>> seq;
+  explicit SimJob(int64_t world) : events(world), t(world, 0), corr(world, 1), seq(world) {}
+  void launch(int64_t r, int64_t ts) { events[r].emplace_back(ts - 3, ev("cuda_runtime", "cudaLaunchKernel", 1, ts - 3, 2, -1, corr[r])); }
+  void compute(int64_t r, int64_t us) {
+    launch(r, t[r] + 5);
+    events[r].emplace_back(t[r] + 5, ev("kernel", "gemm", 7, t[r] + 5, us - 5, 7, corr[r]++));
+    t[r] += us;
+  }
+  void compute_all(int64_t us, const std::map<int64_t, int64_t>& extra_us = {}) {
+    for (int64_t r = 0; r < static_cast<int64_t>(t.size()); ++r) compute(r, us + (extra_us.count(r) ? extra_us.at(r) : 0));
+  }
+  void all_reduce(const std::vector<int64_t>& group, const std::string& pg, int64_t dur_us) {
+    int64_t last = 0;
+    for (const int64_t r : group) last = std::max(last, t[r]);
+    for (const int64_t r : group) {
+      launch(r, t[r]);
+      events[r].emplace_back(
+          t[r], ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 9, t[r], last + dur_us - t[r], 9, corr[r]++,
+                   "\"Collective name\": \"allreduce\", \"In msg nelems\": 1048576, \"Out msg nelems\": 1048576, \"dtype\": "
+                   "\"Float\", \"Group size\": " + std::to_string(group.size()) + ", \"Process Group Name\": \"" + pg +
+                       "\", \"Seq\": " + std::to_string(seq[r][pg]++)));
+      t[r] = last + dur_us;
+    }
+  }
+  TraceSet traces() {
+    std::vector<std::vector<std::string>> ranks;
+    for (auto& e : events) {
+      std::stable_sort(e.begin(), e.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      auto& out = ranks.emplace_back();
+      for (const auto& [ts, s] : e) out.push_back(s);
+    }
+    return job(ranks);
+  }
+};
+
+struct StragglerRows {
+  std::map<int64_t, double> caused_us, inherited_us;
+  std::set<std::string> named;
+};
+StragglerRows stragglers_of(SimJob& sim) {
+  AnalyzeRequest req;
+  req.only = {"collectives", "findings"};
+  const Result r = analyze_loaded(sim.traces(), req);
+  StragglerRows out;
+  if (const Table* st = r.table("stragglers"))
+    for (size_t i = 0; i < st->rows(); ++i) {
+      out.caused_us[st->column("rank").i64[i]] = st->column("caused_wait_us").f64[i];
+      out.inherited_us[st->column("rank").i64[i]] = st->column("inherited_lateness_us").f64[i];
+    }
+  for (const auto& [where, evidence] : straggler_findings(r)) out.named.insert(where);
+  return out;
+}
+
+// Question (second review of 2026-12-07): is lateness carried over several earlier waits
+// inherited, not only the previous collective's wait? TP pairs {0,1} and {2,3}, 16 TP all-reduces
+// a step, then a DP all-reduce over all four; only rank 3 is slow, 25 us before each TP
+// all-reduce. Rank 2 waits 25 us at each and reaches the DP all-reduce 400 us after ranks 0 and 1
+// (and with rank 3): all 400 us are inherited. Only the last TP all-reduce's 25 us had been, and
+// rank 2 was a medium straggler with 2.25 ms caused.
+TEST(Findings, LatenessCarriedOverSeveralWaitsIsInherited) {
+  SimJob sim(4);
+  for (int64_t step = 0; step < 6; ++step) {
+    for (int64_t k = 0; k < 16; ++k) {
+      sim.compute_all(500, {{3, 25}});
+      sim.all_reduce({0, 1}, "tp0", 100);
+      sim.all_reduce({2, 3}, "tp1", 100);
+    }
+    sim.compute_all(50);
+    sim.all_reduce({0, 1, 2, 3}, "dp", 300);
+  }
+  const auto s = stragglers_of(sim);
+  EXPECT_NEAR(s.caused_us.at(2), 0.0, 1e-6);
+  EXPECT_NEAR(s.inherited_us.at(2), 6 * 400.0, 1e-6);
+  EXPECT_NEAR(s.caused_us.at(3), 6 * (16 * 25.0 + 400.0), 1e-6);  // its TP peer and the DP all-reduce wait for it
+  EXPECT_NEAR(s.inherited_us.at(3), 0.0, 1e-6);
+  EXPECT_EQ(s.named, (std::set<std::string>{"rank 3"}));
+}
+
+// Question (second review of 2026-12-07): is lateness inherited at the previous hop carried on?
+// 8 ranks: TP pairs, then pairs {2,4}, {0,6}, {1,5}, {3,7}, then a DP all-reduce over all; rank 3
+// is slow 400 us before the TP all-reduce. Rank 2 waits for it there and reaches {2,4} 400 us late
+// (inherited), and so the DP all-reduce: it had counted as having waited nothing at {2,4} and was a
+// high straggler (2.40 ms caused) beside rank 3.
+TEST(Findings, LatenessInheritedAtThePreviousHopIsCarriedOn) {
+  SimJob sim(8);
+  for (int64_t step = 0; step < 6; ++step) {
+    sim.compute_all(500, {{3, 400}});
+    for (int64_t g = 0; g < 4; ++g) sim.all_reduce({2 * g, 2 * g + 1}, "tp" + std::to_string(g), 100);
+    sim.compute_all(50);
+    const std::vector<std::vector<int64_t>> pairs = {{2, 4}, {0, 6}, {1, 5}, {3, 7}};
+    for (size_t p = 0; p < pairs.size(); ++p) sim.all_reduce(pairs[p], "pair" + std::to_string(p), 100);
+    sim.compute_all(50);
+    sim.all_reduce({0, 1, 2, 3, 4, 5, 6, 7}, "dp", 300);
+  }
+  const auto s = stragglers_of(sim);
+  for (const int64_t r : {2, 4, 7}) EXPECT_NEAR(s.caused_us.at(r), 0.0, 1e-6) << r;
+  EXPECT_NEAR(s.inherited_us.at(2), 6 * 800.0, 1e-6);  // at {2,4} and at the DP all-reduce
+  EXPECT_NEAR(s.caused_us.at(3), 6 * 1200.0, 1e-6);    // its TP peer, rank 7 and the DP all-reduce
+  EXPECT_EQ(s.named, (std::set<std::string>{"rank 3"}));
+}
+
+// A genuine straggler that also waits at times keeps its own lateness, and a rank's old wait does
+// not excuse a later slowness of its own. TP pairs {0,1} and {2,3} under a DP all-reduce:
+//  - rank 2 slow 300 us before the TP all-reduce on even steps (rank 3 waits), rank 3 slow 400 us
+//    before the DP all-reduce: rank 3 caused 400 us a step, 300 us of its lateness on even steps
+//    inherited; rank 2 caused 600 us on even steps (TP and DP);
+//  - rank 2 slow 300 us before the TP all-reduce every step, rank 3 250 us before the DP one;
+//  - rank 0 slow 1000 us before the DP all-reduce of step 0 (the others wait), then ranks 2 and 3
+//    both slow 200 us before the TP all-reduce: their lateness at the DP all-reduce is their own.
+TEST(Findings, AStragglerThatAlsoWaitsKeepsItsOwnLateness) {
+  auto run = [](auto before_tp, auto before_dp) {
+    SimJob sim(4);
+    for (int64_t step = 0; step < 6; ++step) {
+      for (int64_t r = 0; r < 4; ++r) sim.compute(r, 500 + before_tp(r, step));
+      sim.all_reduce({0, 1}, "tp0", 100);
+      sim.all_reduce({2, 3}, "tp1", 100);
+      for (int64_t r = 0; r < 4; ++r) sim.compute(r, 200 + before_dp(r, step));
+      sim.all_reduce({0, 1, 2, 3}, "dp", 300);
+    }
+    return stragglers_of(sim);
+  };
+  const auto c2 = run([](int64_t r, int64_t s) { return r == 2 && s % 2 == 0 ? 300 : 0; },
+                      [](int64_t r, int64_t) { return r == 3 ? 400 : 0; });
+  EXPECT_NEAR(c2.caused_us.at(3), 6 * 400.0, 1e-6);
+  EXPECT_NEAR(c2.inherited_us.at(3), 3 * 300.0, 1e-6);
+  EXPECT_NEAR(c2.caused_us.at(2), 3 * 600.0, 1e-6);
+  EXPECT_EQ(c2.named, (std::set<std::string>{"rank 2", "rank 3"}));
+  const auto c3 = run([](int64_t r, int64_t) { return r == 2 ? 300 : 0; }, [](int64_t r, int64_t) { return r == 3 ? 250 : 0; });
+  EXPECT_NEAR(c3.caused_us.at(3), 6 * 250.0, 1e-6);
+  EXPECT_NEAR(c3.inherited_us.at(3), 6 * 300.0, 1e-6);
+  EXPECT_NEAR(c3.caused_us.at(2), 6 * 600.0, 1e-6);
+  EXPECT_EQ(c3.named, (std::set<std::string>{"rank 2", "rank 3"}));
+  const auto old = run([](int64_t r, int64_t s) { return s > 0 && r >= 2 ? 200 : 0; },
+                       [](int64_t r, int64_t s) { return s == 0 && r == 0 ? 1000 : 0; });
+  for (const int64_t r : {2, 3}) {
+    EXPECT_NEAR(old.caused_us.at(r), 5 * 200.0, 1e-6) << r;
+    EXPECT_NEAR(old.inherited_us.at(r), 0.0, 1e-6) << r;
+  }
+  EXPECT_NEAR(old.caused_us.at(0), 1000.0, 1e-6);
+}
+
+// Question (second review of 2026-12-07): does an uneven all-gather or reduce-scatter pass without
+// the "different message sizes" warning? PyTorch records each rank's own input numel (and its
+// output as that times the group size); an uneven all-gather runs as coalesced ncclBroadcast and an
+// uneven reduce-scatter as ncclReduce, their `Collective name` saying what ran. They had been
+// counted as a desync; a broadcast whose ranks record different sizes still is.
+TEST(Analyses, UnevenGathersAreNotWarnedAsADesync) {
+  std::vector<std::vector<std::string>> ranks;
+  for (int64_t r = 0; r < 4; ++r) {
+    auto& e = ranks.emplace_back();
+    int64_t corr = 1;
+    const int64_t n = 2048 * (r + 1);
+    for (int64_t s = 0; s < 3; ++s) {
+      const std::vector<std::tuple<const char*, const char*, const char*, int64_t, int64_t>> kernels = {
+          {"ncclDevKernel_Generic_1", "all_gather", "ag", n, 4 * n},
+          {"ncclDevKernel_Broadcast_RING_LL", "all_gather", "agb", n, 4 * n},
+          {"ncclDevKernel_Reduce_Sum_bf16_RING_LL", "reduce_scatter", "rs", 4 * n, n},
+          {"ncclDevKernel_Broadcast_RING_LL", "broadcast", "bc", n, n}};
+      for (size_t k = 0; k < kernels.size(); ++k) {
+        const auto& [kernel, name, pg, in, out] = kernels[k];
+        const int64_t t0 = s * 5000 + static_cast<int64_t>(k) * 1000;
+        e.push_back(ev("cuda_runtime", "cudaLaunchKernel", 1, t0 + 5, 5, -1, corr));
+        e.push_back(ev("kernel", kernel, 9, t0 + 100 + r * 10, 500, 9, corr++,
+                       std::string("\"Collective name\": \"") + name + "\", \"In msg nelems\": " + std::to_string(in) +
+                           ", \"Out msg nelems\": " + std::to_string(out) + ", \"dtype\": \"BFloat16\", \"Group size\": 4, " +
+                           "\"Process Group Name\": \"" + pg + "\", \"Seq\": " + std::to_string(s)));
+      }
+    }
+  }
+  AnalyzeRequest req;
+  req.only = {"collectives"};
+  const Result r = analyze_loaded(job(ranks), req);
+  ASSERT_NE(r.scalar("collectives_matched_count"), nullptr);
+  EXPECT_EQ(std::get<int64_t>(*r.scalar("collectives_matched_count")), 12);
+  const Table* d = r.table("diagnostics");
+  ASSERT_NE(d, nullptr);
+  int64_t warned = 0;
+  std::string example;
+  for (size_t i = 0; i < d->rows(); ++i)
+    if (d->column("name").str[i].find("record different message sizes") != std::string::npos) {
+      warned += d->column("count").i64[i];
+      example = d->column("example").str[i];
+    }
+  EXPECT_EQ(warned, 3);
+  EXPECT_EQ(example, "process group bc, Broadcast sequence 0: rank 0 4096 bytes, rank 3 16384 bytes");
+}
+
 // Ranks whose groups share no collective (two tensor-parallel pairs, no data-parallel collective)
 // have no common instant: each pair's offsets are relative to its lowest rank, and a note says so,
 // naming the groups.

@@ -115,6 +115,11 @@ struct CollectiveOccurrence {
   bool shard_bytes = false;  // bytes is one rank's input shard (an all-gather sized from its nccl:* annotation)
   int64_t group_size = -1;   // the communicator's size where the trace records it ("Group size"); -1: unknown
   int64_t step = -1;         // N of the ProfilerStep#N range its launching call lies in; -1: none or no launch
+  // Its ranks' recorded sizes may differ (review of 2026-12-07): an all-gather, reduce-scatter or
+  // all-to-all, by its kernel or its `Collective name` / nccl:* annotation (an uneven all-gather runs
+  // as coalesced ncclBroadcast, an uneven reduce-scatter as ncclReduce, each rank recording its own
+  // input and output sizes).
+  bool uneven_sizes_ok = false;
 };
 using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>, std::vector<CollectiveOccurrence>>;
 // A rank holds at most one occurrence of a (group, operation, sequence): a repeat (a malformed or
@@ -200,10 +205,13 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
 //  - caused_wait_us: the sum of max(0, its start - the others' median start), less the part it
 //    inherited: how long the typical rank waited for it, which does not cancel when several ranks
 //    straggle;
-//  - inherited_late_us: the part of that lateness its own wait at its previous collective explains
-//    (the lesser of that wait and how much later than the others' median it was released from
-//    its previous collective): a rank that waited for a slow peer there and so arrives late here
-//    is not the one the others wait for (review of 2026-12-07: it had been named a high straggler);
+//  - inherited_late_us: the part of that lateness its waits for other ranks explain: its waits
+//    since the last collective it ran with the median other rank (the two of them, averaged, where
+//    the others are even) less that rank's waits since then, bounded by 0 and the lateness; its
+//    compute and transfer time since are its own. A rank that waited for a slow peer and so
+//    arrives late here is not the one the others wait for (review of 2026-12-07: it had been named
+//    a high straggler; a second review that day: only the previous collective's wait had counted,
+//    not waits over several collectives nor lateness inherited at the one before);
 //  - waited_for_others_us: the sum of min(its duration, max(0, latest start - its start)): the
 //    part of its own collective time spent waiting for the last rank to arrive, not transferring;
 //  - mean_late_vs_median_us: mean signed start minus median start.

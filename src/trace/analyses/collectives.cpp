@@ -419,6 +419,14 @@ CollectiveMatches match_all(const std::vector<Frame>& frames, int64_t* repeats, 
       // The annotation records the collective's input: an all-gather's is one rank's shard.
       occ.shard_bytes = note && bytes > 0 && ki.op == "AllGather";
       if (a && a->group_size > 0) occ.group_size = a->group_size;
+      {
+        // Per-rank sizes of a gather, scatter or all-to-all may legitimately differ (uneven splits:
+        // PyTorch records each rank's own numel; Megatron-Core's MoE dispatchers gather unevenly);
+        // its kernel may say Broadcast or Reduce where an uneven one is coalesced (review of
+        // 2026-12-07: a desync warning had fired on them).
+        auto uneven = [](const std::string& op) { return op == "AllGather" || op == "ReduceScatter" || op == "AllToAll"; };
+        occ.uneven_sizes_ok = uneven(ki.op) || (a && uneven(nccl_op_of(a->collective_name))) || (note && uneven(note->op));
+      }
       if (g.runtime >= 0) occ.step = steps[fi].at(f.cpu[static_cast<size_t>(g.runtime)].ts);
       if (by_seq)
         coll[{pg, ki.op, a->seq}].push_back(std::move(occ));
@@ -719,11 +727,13 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
     for (const auto& o : occ) group = std::max(group, o.group_size);
     const double members = group > 0 ? static_cast<double>(group) : static_cast<double>(occ.size());
     std::vector<int64_t> starts;
-    // The ranks' message sizes should agree within one collective (an all-to-all's need not: its
-    // splits may be uneven): a mismatch is a desync or a malformed trace, and had passed in
-    // silence with size_bytes the largest (review of 2026-12-07).
+    // The ranks' message sizes should agree within one collective (an all-to-all's, all-gather's or
+    // reduce-scatter's need not: their splits may be uneven, and each rank records its own sizes;
+    // a second review of 2026-12-07: the warning had fired on uneven gathers): a mismatch is a
+    // desync or a malformed trace, and had passed in silence with size_bytes the largest.
     double size_lo = 0, size_hi = 0;
     int64_t size_lo_rank = -1, size_hi_rank = -1;
+    bool uneven_ok = false;
     for (const auto& o : occ) {
       smin = std::min(smin, o.start_ns);
       if (o.start_ns > smax) {
@@ -738,8 +748,9 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
       if (b > 0 && (size_lo_rank < 0 || b < size_lo)) size_lo = b, size_lo_rank = o.rank;
       if (b > 0 && (size_hi_rank < 0 || b > size_hi)) size_hi = b, size_hi_rank = o.rank;
       starts.push_back(o.start_ns);
+      uneven_ok = uneven_ok || o.uneven_sizes_ok;
     }
-    if (size_lo_rank >= 0 && size_hi > size_lo * (1 + 1e-9) && std::get<1>(key) != "AllToAll" && ++unequal_sizes == 1) {
+    if (size_lo_rank >= 0 && size_hi > size_lo * (1 + 1e-9) && std::get<1>(key) != "AllToAll" && !uneven_ok && ++unequal_sizes == 1) {
       char b[160];
       std::snprintf(b, sizeof b, ": rank %lld %.0f bytes, rank %lld %.0f bytes", static_cast<long long>(size_lo_rank), size_lo,
                     static_cast<long long>(size_hi_rank), size_hi);
@@ -776,7 +787,8 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   if (unequal_sizes > 0)
     ctx.diagnostics.add_count("collectives: the ranks of a matched collective record different message sizes (`In/Out msg nelems` x "
                               "dtype, or the nccl:* annotation's Input Dims): a desync or ranks running different collectives under "
-                              "one sequence number; size_bytes and bus_bandwidth_bytes_per_s use the largest",
+                              "one sequence number (not counted for all-gather, reduce-scatter and all-to-all, whose splits may be uneven); "
+                              "size_bytes and bus_bandwidth_bytes_per_s use the largest",
                               "warning", unequal_sizes_example, unequal_sizes);
   if (!lone.empty()) {
     int64_t kernels = 0;
@@ -812,7 +824,7 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
   r.set("collectives_unmatched_count", unmatched);
   Table& s = r.add_table("stragglers",
                          "ranks by the time the typical rank waited for them at collectives (start after the others' median "
-                         "start, less what its own wait at its previous collective explains: inherited_lateness_us); "
+                         "start, less what its waits for other ranks since it last met the median one explain: inherited_lateness_us); "
                          "held_back_us: the marginal hold beyond the second-latest rank where it arrived last");
   s.add_i64("rank");
   s.add_i64("last_arrivals_count");
@@ -888,45 +900,139 @@ CollectiveWaits waits_at_collectives(const CollectiveMatches& m, const std::set<
 
 std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
   std::map<int64_t, RankLateness> out;
-  // Lateness a rank inherits (review of 2026-12-07): where a rank waited at its previous
-  // collective for a late peer there, its release, and so its arrival here, came that much later,
-  // and the others would wait for it here though its own work was on time (TP pairs {0,1} and
-  // {2,3} under a DP all-reduce, rank 3 slow: rank 2 waited 400 us for it at their TP all-reduce,
-  // reached the DP all-reduce 3 us after rank 3, and was named a high straggler beside it). Per
-  // rank, its matched collectives by end: the previous one of a collective is the one that ended
-  // last at or before the rank's start there.
-  struct Done {
-    int64_t end_ns, wait_ns;
-    const void* key;  // the collective, so that a zero-length one is not its own previous one
+  // Lateness a rank inherits (reviews of 2026-12-07). A rank's arrival at a collective, against a
+  // peer's, is the difference of their releases from the last collective both ran (equal there, up
+  // to end skew) plus what each did since: its compute and transfer time (its own) and its waits
+  // for other ranks at the collectives it ran without that peer (not its own). So of its lateness
+  // against the others' median start, the part inherited is its waits since that last common
+  // collective less the median peer's waits since then (the mean over the two median peers where
+  // the others are even), bounded by 0 and the lateness. Waits carry along a rank's own sequence
+  // of collectives however many hops they took: with TP pairs {0,1} and {2,3} under a DP
+  // all-reduce and rank 3 slow by 25 us before each of 16 TP all-reduces, rank 2 waits 25 us at
+  // each and reaches the DP all-reduce 400 us after ranks 0 and 1, all of it inherited (only the
+  // previous collective's 25 us had been, and rank 2 was a medium straggler); a rank that waited
+  // for rank 3 and so reached a pair {2,4} late carries the wait on to the DP all-reduce (rank 2
+  // had been a high straggler there). Where a rank was slow itself, the others waited for it at
+  // the collective it shared with them, so an old wait of its own does not excuse a later
+  // slowness (the count restarts at each common collective). A rank's waits are the union of its
+  // wait intervals [start, start + wait) (overlapping collectives on two streams count once).
+  struct Coll {
+    const std::vector<CollectiveOccurrence>* occ;
+    size_t pg;                                      // its process group's index
+    std::vector<size_t> rank_of;                    // per occurrence, the rank's dense index
+    std::vector<std::pair<int64_t, size_t>> ranks;  // (rank, occurrence), sorted: membership
   };
-  std::map<int64_t, std::vector<Done>> done;
+  std::vector<Coll> colls;
+  std::map<int64_t, size_t> index_of;      // rank -> dense index
+  std::map<std::string, size_t> pg_index;  // process group name -> index
+  std::vector<std::vector<int64_t>> pg_ranks;  // per process group, its ranks (sorted)
+  struct Done {
+    int64_t end_ns;
+    size_t coll;
+  };
+  // Per rank, per process group it ran, its collectives there by end: the last collective a rank
+  // ran with a peer is the latest of the last ones of its groups that hold the peer, a few binary
+  // searches (a walk back over its whole sequence had been cut short where a TP group ran hundreds
+  // of collectives between two DP ones).
+  std::vector<std::vector<std::pair<size_t, std::vector<Done>>>> done;
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> wait_spans;  // per rank, [start, start + wait)
   for (const auto& [key, occ] : m) {
     if (occ.size() < 2) continue;
+    const auto [pg_it, pg_fresh] = pg_index.emplace(std::get<0>(key), pg_ranks.size());
+    if (pg_fresh) pg_ranks.emplace_back();
+    Coll c{&occ, pg_it->second, {}, {}};
     int64_t smax = INT64_MIN;
     for (const auto& o : occ) smax = std::max(smax, o.start_ns);
-    for (const auto& o : occ)
-      done[o.rank].push_back(Done{o.end_ns, std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns)), &occ});
-  }
-  for (auto& [rank, d] : done)
-    std::stable_sort(d.begin(), d.end(), [](const Done& a, const Done& b) { return a.end_ns < b.end_ns; });
-  auto previous = [&](int64_t rank, int64_t start_ns, const void* key) -> const Done* {
-    const auto& d = done[rank];
-    auto it = std::upper_bound(d.begin(), d.end(), start_ns, [](int64_t t, const Done& x) { return t < x.end_ns; });
-    while (it != d.begin()) {
-      --it;
-      if (it->key != key) return &*it;
+    for (size_t q = 0; q < occ.size(); ++q) {
+      const auto& o = occ[q];
+      const auto [it, fresh] = index_of.emplace(o.rank, done.size());
+      if (fresh) {
+        done.emplace_back();
+        wait_spans.emplace_back();
+      }
+      c.rank_of.push_back(it->second);
+      c.ranks.emplace_back(o.rank, q);
+      pg_ranks[c.pg].push_back(o.rank);
+      auto& lists = done[it->second];
+      auto list = std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.first == c.pg; });
+      if (list == lists.end()) list = lists.emplace(lists.end(), c.pg, std::vector<Done>{});
+      list->second.push_back(Done{o.end_ns, colls.size()});
+      const int64_t wait = std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns));
+      if (wait > 0) wait_spans[it->second].emplace_back(o.start_ns, o.start_ns + wait);
     }
-    return nullptr;
+    std::sort(c.ranks.begin(), c.ranks.end());
+    colls.push_back(std::move(c));
+  }
+  for (auto& r : pg_ranks) {
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+  }
+  for (auto& lists : done)
+    for (auto& [pg, d] : lists)
+      std::stable_sort(d.begin(), d.end(), [](const Done& a, const Done& b) { return a.end_ns < b.end_ns; });
+  // Per rank, its wait intervals merged, with the total waited before each: waited(t) is the
+  // rank's total wait before t.
+  struct Ledger {
+    std::vector<int64_t> starts, ends, before;
   };
-  auto median = [](std::vector<int64_t>& v) {  // of integer ns relative to one origin
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? static_cast<double>(v[n / 2]) : 0.5 * (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2]));
+  std::vector<Ledger> ledger(wait_spans.size());
+  for (size_t r = 0; r < wait_spans.size(); ++r) {
+    auto& s = wait_spans[r];
+    std::sort(s.begin(), s.end());
+    auto& l = ledger[r];
+    int64_t total = 0;
+    for (const auto& [a, b] : s) {
+      if (!l.ends.empty() && a <= l.ends.back()) {
+        if (b > l.ends.back()) total += b - l.ends.back(), l.ends.back() = b;
+        continue;
+      }
+      l.starts.push_back(a);
+      l.ends.push_back(b);
+      l.before.push_back(total);
+      total += b - a;
+    }
+  }
+  auto waited = [&](size_t r, int64_t t) -> int64_t {
+    const auto& l = ledger[r];
+    const size_t k = static_cast<size_t>(std::upper_bound(l.starts.begin(), l.starts.end(), t) - l.starts.begin());
+    if (k == 0) return 0;
+    return l.before[k - 1] + std::min(t, l.ends[k - 1]) - l.starts[k - 1];
   };
-  std::vector<int64_t> starts, others_ends;
-  std::vector<const Done*> prev;
-  for (const auto& [key, occ] : m) {
-    if (occ.size() < 2) continue;
+  // Rank r's (dense index) inherited delay at collective c against peer occurrence p of it: its
+  // waits since the last collective before c that it ran with the peer (from the start of its
+  // trace where none), less the peer's. Within a group that holds the peer, a collective the
+  // peer's trace lacks is stepped over, kSkipped of them at most.
+  constexpr int kSkipped = 64;
+  auto inherited_against = [&](size_t c, size_t q, size_t p) -> double {
+    const auto& occ = *colls[c].occ;
+    const size_t ri = colls[c].rank_of[q], rj = colls[c].rank_of[p];
+    const int64_t start_i = occ[q].start_ns, start_j = occ[p].start_ns, peer = occ[p].rank;
+    int64_t from_i = INT64_MIN, from_j = INT64_MIN;
+    for (const auto& [pg, d] : done[ri]) {
+      if (!std::binary_search(pg_ranks[pg].begin(), pg_ranks[pg].end(), peer)) continue;
+      auto it = std::upper_bound(d.begin(), d.end(), start_i, [](int64_t t, const Done& x) { return t < x.end_ns; });
+      for (int skipped = 0; it != d.begin() && skipped <= kSkipped;) {
+        --it;
+        if (it->coll == c) continue;  // a zero-length collective is not its own previous one
+        if (it->end_ns <= from_i) break;
+        const auto& members = colls[it->coll].ranks;
+        const auto f = std::lower_bound(members.begin(), members.end(), std::make_pair(peer, size_t{0}));
+        if (f != members.end() && f->first == peer) {
+          from_i = it->end_ns;
+          from_j = (*colls[it->coll].occ)[f->second].end_ns;
+          break;
+        }
+        ++skipped;
+      }
+    }
+    const int64_t own_waits = std::max<int64_t>(0, waited(ri, start_i) - waited(ri, from_i));
+    const int64_t peer_waits = start_j > from_j ? std::max<int64_t>(0, waited(rj, start_j) - waited(rj, from_j)) : 0;
+    return static_cast<double>(own_waits - peer_waits);
+  };
+  std::vector<int64_t> starts;
+  std::vector<size_t> order, pos;
+  for (size_t c = 0; c < colls.size(); ++c) {
+    const auto& occ = *colls[c].occ;
     starts.clear();
     int64_t smax = INT64_MIN, last_rank = -1;
     // The last rank: the latest start, the lowest rank of equal ones (occurrences are in rank order
@@ -944,39 +1050,32 @@ std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
     // Relative to the earliest start in integer ns, then in double.
     const double median_rel = n % 2 ? static_cast<double>(starts[n / 2] - s0)
                                     : 0.5 * static_cast<double>((starts[n / 2 - 1] - s0) + (starts[n / 2] - s0));
-    // The others' median start, without the rank itself: the typical other rank waits that long
-    // for it (with two ranks the median of both is their midpoint, and the wait read half the real
-    // one; 2026-12-04 review).
-    auto others_median = [&](int64_t own) {
-      const size_t at = static_cast<size_t>(std::lower_bound(starts.begin(), starts.end(), own) - starts.begin());
-      auto nth = [&](size_t i) { return static_cast<double>(starts[i < at ? i : i + 1] - s0); };  // i-th of the others
-      const size_t k = n - 1;
-      return k % 2 ? nth(k / 2) : 0.5 * (nth(k / 2 - 1) + nth(k / 2));
-    };
-    prev.clear();
-    for (const auto& o : occ) prev.push_back(previous(o.rank, o.start_ns, &occ));
-    for (size_t i = 0; i < occ.size(); ++i) {
-      const auto& o = occ[i];
+    // The occurrences by (start, rank), and each one's place there: the others' median start is
+    // that of the middle one or two of the others (without the rank itself: the typical other
+    // rank waits that long for it; with two ranks the median of both is their midpoint, and the
+    // wait read half the real one; 2026-12-04 review), and those are the peers its inherited
+    // delay is measured against.
+    order.resize(n);
+    for (size_t q = 0; q < n; ++q) order[q] = q;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return occ[a].start_ns != occ[b].start_ns ? occ[a].start_ns < occ[b].start_ns : occ[a].rank < occ[b].rank;
+    });
+    pos.resize(n);
+    for (size_t k = 0; k < n; ++k) pos[order[k]] = k;
+    for (size_t q = 0; q < n; ++q) {
+      const auto& o = occ[q];
       auto& h = out[o.rank];
       const double late = static_cast<double>(o.start_ns - s0) - median_rel;
       h.late_sum_us += late / 1000.0;
-      const double behind_others = static_cast<double>(o.start_ns - s0) - others_median(o.start_ns);
+      auto other = [&](size_t k) { return order[k < pos[q] ? k : k + 1]; };  // the k-th of the others by start
+      const size_t k = n - 1;
+      const size_t mid_lo = other(k % 2 ? k / 2 : k / 2 - 1), mid_hi = other(k / 2);
+      const double others_median = 0.5 * static_cast<double>((occ[mid_lo].start_ns - s0) + (occ[mid_hi].start_ns - s0));
+      const double behind_others = static_cast<double>(o.start_ns - s0) - others_median;
       if (behind_others > 0) {
-        // Inherited: the part of its lateness that its own wait at its previous collective
-        // explains, that is the lesser of that wait and how much later than the others' median it
-        // was released from its previous collective (each rank's own previous one). A rank that
-        // was itself the late one there waited nothing and inherits nothing: its lateness still
-        // holds the others up here.
-        double inherited = 0;
-        if (prev[i] && prev[i]->wait_ns > 0) {
-          others_ends.clear();
-          for (size_t q = 0; q < occ.size(); ++q)
-            if (q != i && prev[q]) others_ends.push_back(prev[q]->end_ns - s0);
-          if (!others_ends.empty()) {
-            const double released_after = static_cast<double>(prev[i]->end_ns - s0) - median(others_ends);
-            inherited = std::max(0.0, std::min({static_cast<double>(prev[i]->wait_ns), released_after, behind_others}));
-          }
-        }
+        const double carried = mid_lo == mid_hi ? inherited_against(c, q, mid_lo)
+                                                : 0.5 * (inherited_against(c, q, mid_lo) + inherited_against(c, q, mid_hi));
+        const double inherited = std::clamp(carried, 0.0, behind_others);
         h.inherited_late_us += inherited / 1000.0;
         h.caused_wait_us += (behind_others - inherited) / 1000.0;
       }

@@ -10,8 +10,8 @@
 //  - exposed_communication: communication kernel time not overlapped by computation, with the part
 //    of its collectives' time the rank spent waiting for late ranks (rank_lateness);
 //  - straggler (two or more ranks): a rank the others wait for at collectives (its start after the
-//    others' median start, less the lateness its own wait at its previous collective explains,
-//    summed: caused_wait_us; at least 2x the median rank's and 1% of the GPU-active span): the fix
+//    others' median start, less the lateness its own waits for other ranks since it last met the
+//    median one explain, summed: caused_wait_us; at least 2x the median rank's and 1% of the GPU-active span): the fix
 //    is on that rank, not in overlap.
 // Severity is the time at stake against the rank's GPU-active span (host_sync: against the rank's
 // CPU and GPU span, as a host wait can lie outside the GPU's): high >= 10%, medium >= 3%, else low.
