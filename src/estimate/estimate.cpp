@@ -1347,23 +1347,63 @@ double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, doubl
 // card_EDP). The others (after the backward, or with the overlap off) one after another, in
 // `serial_s`. Before 2026-12-06 the overlapped ones were summed too (review: ZeRO-1 with EP across
 // nodes at one micro-batch exposed 16 ms of dense DP traffic where simulate exposes 2 ms).
-double step_traffic_s(const Ctx& c, const StepWork& sw, const Stage& st, const std::vector<Collective>& list, bool grad, double* serial_s = nullptr) {
+// By stream (StepStreams): each stream's time and its buffer's bucket count (ir::buckets_of), for
+// ChunkedOverlap, which times each stream's buckets on their own (streams_exposed_s).
+struct StepStreams {
+  double t_s[2] = {0.0, 0.0};  // the DP and the EDP stream's overlapped collectives, as issued
+  int buckets[2] = {0, 0};     // their buffers' bucket counts (ir::buckets_of); 0: no such stream
+  double card_s = 0;           // the card time both take (card_fraction of their bandwidth parts)
+  double serial_s = 0;         // the rest, one after another
+  double overlapped_s() const { return std::max({t_s[0], t_s[1], card_s}); }
+};
+StepStreams step_streams(const Ctx& c, const StepWork& sw, const Stage& st, const std::vector<Collective>& list, bool grad) {
   const ParallelPlan& plan = c.w.scenario().plan;
   const bool overlap = grad ? plan.overlap_grad_reduce : plan.overlap_param_gather;
-  double t[2] = {0.0, 0.0}, card = 0, serial = 0;
+  StepStreams x;
   for (const auto& col : list) {
     const Collective issued = as_issued(col, sw, st, plan, grad);
-    const double x = c.est.collective_time_s(issued, c.w, c.fabric);
+    const double t = c.est.collective_time_s(issued, c.w, c.fabric);
     if (!overlap || !col.overlappable || (col.group != GroupKind::DP && col.group != GroupKind::EDP)) {
-      serial += x;
+      x.serial_s += t;
       continue;
     }
-    t[col.group == GroupKind::EDP ? 1 : 0] += x;
+    const int g = col.group == GroupKind::EDP ? 1 : 0;
+    x.t_s[g] += t;
+    x.buckets[g] = std::max(x.buckets[g], buckets_of(sw, col));
     // The card time it takes: its share of the card over its bandwidth part (card_fraction).
-    if (c.w.group_of(col).domains > 1) card += c.est.collective_wire_s(issued, c.w, c.fabric) * card_fraction(issued, c.w, c.fabric);
+    if (c.w.group_of(col).domains > 1) x.card_s += c.est.collective_wire_s(issued, c.w, c.fabric) * card_fraction(issued, c.w, c.fabric);
   }
-  if (serial_s) *serial_s = serial;
-  return std::max({t[0], t[1], card});
+  return x;
+}
+
+// The exposed time of a rank's overlapped step traffic (StepStreams) by ChunkedOverlap's
+// `exposed(overlap, total_s)` (its grad_exposed_s or gather_exposed_s): each stream's buckets
+// timed on their own, in their own count (ir::buckets_of) and at their own time, as simulate
+// issues and awaits them on the DP and the EDP stream; the slower decides. The card both share
+// bounds them as one queue of their summed count over the card time (what the two had been timed
+// as before), where it outlasts both streams. The serial rest joins each queue. Until 2026-12-07
+// (review) the two were timed as one queue of the summed count over max(t_DP, t_EDP, card): a
+// 4-layer MoE at ep 8 over 32 H100 with ZeRO-1 reduced its expert gradients (one 80 MB bucket,
+// 1.62 ms) in a quarter of the four buckets' queue, and estimate hid three quarters of what simulate
+// leaves exposed (0.008550 s against simulate's 0.009148 s with --no-contention, -6.5%).
+template <class Exposed>
+double streams_exposed_s(const ChunkedOverlap& proto, const StepStreams& x, Exposed&& exposed) {
+  ChunkedOverlap ov = proto;
+  double best = 0;
+  int streams = 0, summed = 0;
+  for (int g = 0; g < 2; ++g)
+    if (x.buckets[g] > 0) {
+      ov.nb = x.buckets[g];
+      best = std::max(best, exposed(ov, x.t_s[g] + x.serial_s));
+      ++streams;
+      summed += x.buckets[g];
+    }
+  if (streams == 0) return exposed(ov, x.serial_s);  // the serial rest alone, in the stage's buckets
+  if (streams > 1 && x.card_s > std::max(x.t_s[0], x.t_s[1])) {
+    ov.nb = summed;
+    best = std::max(best, exposed(ov, x.card_s + x.serial_s));
+  }
+  return best;
 }
 
 // Each pipeline rank's stretch per step (rank_s) and, of it, each group's (by_group, kGroupKinds a
@@ -2197,8 +2237,8 @@ StepEstimate Estimator::run(const Workload& w) const {
       const double* chunk_fwd = times.chunk_forward_s.data() + static_cast<size_t>(r) * v;
       const double fill_here = fill;
       fill += by_chunk ? chunk_fwd[0] : times.forward_s[static_cast<size_t>(r)] / v;
-      double gather_serial = 0;
-      const double gather = step_traffic_s(c, sw, w.stages[r], sw.param_gather, false, &gather_serial) + gather_serial;
+      const StepStreams gathers = step_streams(c, sw, w.stages[r], sw.param_gather, false);
+      const double gather = gathers.overlapped_s() + gathers.serial_s;
       if (!(gather > 0)) continue;
       ChunkedOverlap overlap(w.stages[r], shares.data() + share_start[static_cast<size_t>(r)], v, interleaved ? p : 0, std::max(1, sw.grad_buckets));
       if (interleaved && !paced_forward_s.empty()) overlap.warmup_chunk_s = paced_forward_s.data();
@@ -2211,7 +2251,8 @@ StepEstimate Estimator::run(const Workload& w) const {
       if (known) overlap.need_at = need;
       else if (!timed) overlap.need_offset = fill_here;
       // timed but not known: the closed form's worst case, every chunk needed at the start
-      const double late = overlap.gather_exposed_s(gather, chunk_fwd);
+      // Each stream's buckets in their own count and time (streams_exposed_s).
+      const double late = streams_exposed_s(overlap, gathers, [&](const ChunkedOverlap& o, double t) { return o.gather_exposed_s(t, chunk_fwd); });
       gather_own[static_cast<size_t>(r)] = chain ? std::max(0.0, late - order_gather_late) : late;
       order_gather_late = std::max(order_gather_late, late);
     }
@@ -2255,7 +2296,7 @@ StepEstimate Estimator::run(const Workload& w) const {
     // Bucketed gradient reductions overlap the backward (with overlap_grad_reduce); the others
     // (the tied embedding's all-reduce between the first and last stage, which Megatron runs
     // after the backward, in finalize_model_grads) are exposed whole.
-    // Overlappable ones side by side by group (step_traffic_s).
+    // Overlappable ones side by side by group (step_streams).
     // The tied embedding's all-reduce (Collective::pipeline_ends) joins the first and the last
     // stage: it starts when both have reached it, so each waits there for the other's drain
     // (below). Before 2026-12-06 each rank ran it at its own end (review: GPT-3 2.7B at pp 4 on
@@ -2271,12 +2312,13 @@ StepEstimate Estimator::run(const Workload& w) const {
           has_tied[static_cast<size_t>(r)] = 1;
         }
       }
+    StepStreams syncs;
     {
       std::vector<Collective> overlappable;
       for (const auto& col : sw.grad_sync)
         if (col.overlappable) overlappable.push_back(col);
-      double serial = 0;
-      sync = step_traffic_s(c, sw, w.stages[r], overlappable, true, &serial) + serial;
+      syncs = step_streams(c, sw, w.stages[r], overlappable, true);
+      sync = syncs.overlapped_s() + syncs.serial_s;
     }
     const int nb = std::max(1, sw.grad_buckets);
     // Chunks after (before) a chunk's last backward (first forward): interleaving only.
@@ -2298,15 +2340,20 @@ StepEstimate Estimator::run(const Workload& w) const {
     // Each chunk's own (before 2026-12-06 the rank's mean chunk, which released a heavy chunk's
     // buckets over a light chunk's time: ChunkedOverlap::grad_exposed_s).
     const double* chunk_grad_window_s = (split_weight ? times.chunk_weight_s : times.chunk_backward_s).data() + static_cast<size_t>(r) * v;
-    if (s.plan.overlap_grad_reduce && sync > 0) sync_exposed = overlap.grad_exposed_s(sync, chunk_grad_window_s);
+    // Each stream's buckets in their own count and time (streams_exposed_s).
+    if (s.plan.overlap_grad_reduce && sync > 0)
+      sync_exposed = streams_exposed_s(overlap, syncs, [&](const ChunkedOverlap& o, double t) { return o.grad_exposed_s(t, chunk_grad_window_s); });
     // The backward stretched beside the buckets leaves them that much more of it (step_card_stretch).
     sync_exposed = std::max(0.0, sync_exposed - card_stretch.sync_gain_s[static_cast<size_t>(r)]);
     sync_exposed += sync_after;
-    double gather_serial = 0;
-    const double gather = step_traffic_s(c, sw, w.stages[r], sw.param_gather, false, &gather_serial) + gather_serial;
+    const StepStreams gathers = step_streams(c, sw, w.stages[r], sw.param_gather, false);
+    const double gather = gathers.overlapped_s() + gathers.serial_s;
     double gather_exposed = gather;
     if (order_gather_late >= 0) gather_exposed = gather_own[static_cast<size_t>(r)];
-    else if (s.plan.overlap_param_gather && gather > 0) gather_exposed = overlap.gather_exposed_s(gather, times.chunk_forward_s.data() + static_cast<size_t>(r) * v);
+    else if (s.plan.overlap_param_gather && gather > 0) {
+      const double* chunk_fwd = times.chunk_forward_s.data() + static_cast<size_t>(r) * v;
+      gather_exposed = streams_exposed_s(overlap, gathers, [&](const ChunkedOverlap& o, double t) { return o.gather_exposed_s(t, chunk_fwd); });
+    }
     // The first forward stretched beside the gathers leaves them that much more of it.
     const double gather_gain = card_stretch.gather_gain_s[static_cast<size_t>(r)];
     gather_exposed = std::max(0.0, gather_exposed - gather_gain);
