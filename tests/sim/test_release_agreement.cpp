@@ -125,6 +125,8 @@ TEST(SimAgreement, DenseAndExpertBucketsAreTimedOnTheirOwnStreams) {
     const double idle_s = sim::simulate(w, idle()).step.step_time_s, shared_s = sim::simulate(w, shared).step.step_time_s;
     EXPECT_GE(est, idle_s * 0.985) << "zero " << k.zero << ", " << k.bucket_mb << " MB buckets: estimate " << est << " s, simulate " << idle_s << " s";
     EXPECT_LE(est, shared_s * 1.015) << "zero " << k.zero << ", " << k.bucket_mb << " MB buckets: estimate " << est << " s, simulate " << shared_s << " s";
-    if (k.zero == 1 && k.bucket_mb == 80) EXPECT_NEAR(est / idle_s, 1.0, 0.015) << "estimate " << est << " s, simulate " << idle_s << " s";
+    if (k.zero == 1 && k.bucket_mb == 80) {
+      EXPECT_NEAR(est / idle_s, 1.0, 0.015) << "estimate " << est << " s, simulate " << idle_s << " s";
+    }
   }
 }
