@@ -36,7 +36,7 @@ struct BenchArgs {
   std::vector<std::string> given;  // the suite options given on the command line (by name)
   // Values of the options `bench run` and `bench import-nccl` take only to refuse them by name
   // (by option; a map keeps each value's address while options are added).
-  std::map<std::string, std::string> refused_values;
+  std::map<std::string, std::vector<std::string>> refused_values;
   bool refused_flag = false;
 };
 
@@ -512,22 +512,34 @@ void add_bench_command(CLI::App& app) {
   // refused by name: CLI11 had handed them to `bench`, and the command after -- read as not
   // expected ("The following argument was not expected: true" for `bench run --threads 4 --
   // true`; review of 2026-12-07).
-  static const std::vector<std::pair<const char*, bool>> kSuiteOptions = {  // name, takes a value
-      {"--quick", false}, {"--suite", true},      {"--list", false},      {"--min-rep-s", true},   {"--threads", true},
-      {"--timer", true},  {"--gemm-dtype", true}, {"--interleave", false}, {"--storage-dir", true}, {"--mpi-ranks", true},
-      {"--mpirun", true}, {"--mpi-helper", true}, {"--no-counters", false}};
-  auto take_to_refuse = [a](CLI::App* sub, const char* name, bool takes_value) {
-    if (takes_value)
-      sub->add_option(name, a->refused_values[name])->group("");
-    else
-      sub->add_flag(name, a->refused_flag)->group("");
+  static const std::vector<const char*> kSuiteOptions = {"--quick",       "--suite",      "--list",      "--min-rep-s",  "--threads",
+                                                         "--timer",       "--gemm-dtype", "--interleave", "--storage-dir", "--mpi-ranks",
+                                                         "--mpirun",      "--mpi-helper", "--no-counters"};
+  // An option taken to be refused reads the words its owner reads: as many values, as often.
+  // Taken as single-valued, `bench run --gemm-dtype fp32 bf16 -- true` had left "bf16" to the
+  // command ("The following argument was not expected: true"), `--suite a --suite b` had failed
+  // ": At Most 1 required but received 2", and `bench import-nccl --gemm-dtype fp32 bf16 LOG`
+  // read "bf16" as a log (review of 2026-12-07). The arity is the owner's own option's (no second
+  // list to drift); any number of repeats is taken, all to be refused by name.
+  auto take_to_refuse = [a](CLI::App* sub, const CLI::App* owner, const char* name) {
+    const CLI::Option* own = owner->get_option(name);  // throws where the owner has no such option
+    if (own->get_type_size_max() == 0) {
+      sub->add_flag(name, a->refused_flag)->group("")->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+      return;
+    }
+    sub->add_option(name, a->refused_values[name])
+        ->group("")
+        ->type_size(own->get_type_size_min(), own->get_type_size_max())
+        ->expected(own->get_expected_min(), own->get_expected_max())
+        ->allow_extra_args(own->get_allow_extra_args())
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
-  for (const auto& [name, takes_value] : kSuiteOptions) {
-    take_to_refuse(run, name, takes_value);
-    take_to_refuse(imp, name, takes_value);
+  for (const char* name : kSuiteOptions) {
+    take_to_refuse(run, cmd, name);
+    take_to_refuse(imp, cmd, name);
   }
-  for (const char* o : {"--reps", "--warmup"}) take_to_refuse(imp, o, true);
-  take_to_refuse(imp, "--ignore-failure", false);
+  for (const char* o : {"--reps", "--warmup"}) take_to_refuse(imp, cmd, o);
+  take_to_refuse(imp, run, "--ignore-failure");
   // The options a subcommand reads, for the refusal: "--reps, --warmup, ..., -q/--quiet".
   auto options_of = [](CLI::App* sub) {
     std::string list;
@@ -542,8 +554,7 @@ void add_bench_command(CLI::App& app) {
   };
   auto refuse_suite_options = [cmd, run, imp, options_of](const std::string& sub) {
     CLI::App* own = sub == "run" ? run : imp;
-    for (const auto& [o, takes_value] : kSuiteOptions) {
-      (void)takes_value;
+    for (const char* o : kSuiteOptions) {
       if (cmd->count(o) > 0 || own->count(o) > 0)
         throw Error(SourceLocation{"", 0, 0, o},
                     "is an option of the suites `sextant bench` runs, not of `bench " + sub + "` (its options: " + options_of(own) + ")",

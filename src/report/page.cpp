@@ -643,8 +643,14 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
       if (!is_summary_statistic(col)) told.push_back(col);
     const bool summarised = !told.empty() && told.size() < cols.size();
     if (told.empty()) told = cols;
-    double best = -INFINITY, least = INFINITY, lo = 0, hi = 0;
-    std::string best_cat, best_col, least_cat;
+    // Rows all alike have no largest: the first row's label had been named ("largest
+    // repetition_count: read working_set=32KiB threads=1 (2)" with all 13 rows 2 beside
+    // warmup_count's 1s, calibrate's "largest shapes_count: fp32 / fitted (18)" with every row 18;
+    // review of 2026-12-07). The largest and smallest are of the told columns that vary; where
+    // none does, the takeaway says every row is equal and gives each column's value.
+    double lo = 0, hi = 0;
+    std::vector<std::pair<std::string, std::vector<double>>> told_values;  // scaled, first n rows
+    std::vector<bool> told_row(n, false);                                  // rows with a told value
     for (const auto& col : cols) {
       auto v = numbers(t, col);
       v.resize(n);
@@ -655,17 +661,9 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
         if (!std::isfinite(v[i])) continue;
         lo = std::min(lo, v[i]);
         hi = std::max(hi, v[i]);
-        if (!tells) continue;
-        if (v[i] > best) {
-          best = v[i];
-          best_cat = cats[i];
-          best_col = col;
-        }
-        if (v[i] < least) {
-          least = v[i];
-          least_cat = cats[i];
-        }
+        if (tells) told_row[i] = true;
       }
+      if (tells) told_values.push_back({col, v});
       series.push_back({{"type", "bar"}, {"name", col}, {"data", json_array(v)}});
     }
     // The value axis's name clears its tick labels: at a fixed 48 px, "s" was drawn over
@@ -678,10 +676,34 @@ void add_generic_table_charts(const Table& t, ReportPage& page, size_t max_chart
     auto with_unit = [&](double v) {
       return (label == "count" ? fmt_count(v) : fmt_num(v)) + (label.empty() || label == "count" ? "" : " " + label);
     };
+    const size_t valued_rows = static_cast<size_t>(std::count(told_row.begin(), told_row.end(), true));
+    std::string alike;  // "repetition_count = 2, warmup_count = 1": the told columns of one value
+    size_t varying = 0;
+    double best = -INFINITY, least = INFINITY;
+    std::string best_cat, best_col, least_cat;
+    for (const auto& [col, v] : told_values) {
+      double col_lo = INFINITY, col_hi = -INFINITY;
+      for (const double x : v)
+        if (std::isfinite(x)) col_lo = std::min(col_lo, x), col_hi = std::max(col_hi, x);
+      if (!std::isfinite(col_lo)) continue;
+      if (col_lo == col_hi && valued_rows > 1) {
+        alike += (alike.empty() ? "" : ", ") + col + " = " + with_unit(col_lo);
+        continue;
+      }
+      ++varying;
+      for (size_t i = 0; i < n; ++i) {  // ties go to the first row
+        if (!std::isfinite(v[i])) continue;
+        if (v[i] > best) best = v[i], best_cat = cats[i], best_col = col;
+        if (v[i] < least) least = v[i], least_cat = cats[i];
+      }
+    }
+    const std::string shown_rows = t.rows() > n ? "; first " + std::to_string(n) + " of " + std::to_string(t.rows()) + " rows shown" : "";
     if (std::isfinite(best))
       ch.takeaway = "largest " + best_col + ": " + best_cat + " (" + with_unit(best) + ")" +
-                    (summarised && told.size() == 1 && least_cat != best_cat ? "; smallest: " + least_cat + " (" + with_unit(least) + ")" : "") +
-                    (t.rows() > n ? "; first " + std::to_string(n) + " of " + std::to_string(t.rows()) + " rows shown" : "");
+                    (summarised && varying == 1 && least_cat != best_cat ? "; smallest: " + least_cat + " (" + with_unit(least) + ")" : "") +
+                    shown_rows;
+    else if (!alike.empty())
+      ch.takeaway = "all " + std::to_string(valued_rows) + " rows equal: " + alike + shown_rows;
     page.charts.push_back(std::move(ch));
     ++made;
   }

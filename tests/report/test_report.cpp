@@ -1566,6 +1566,51 @@ TEST(ReportPageTest, GenericTakeawaySetsTheoreticalPeaksAside) {
   EXPECT_EQ(page.charts[1].takeaway, "largest efficiency_fraction: fp32 m=512 n=512 k=512 (8.00 %); smallest: fp32 m=64 n=64 k=64 (1.00 %)");
 }
 
+// Question (review of 2026-12-07): does a chart of rows all alike name a "largest" row? A quick
+// cache_bandwidth run's count chart read "largest repetition_count: read working_set=32KiB
+// threads=1 (2)" with all 13 rows 2 and warmup_count 1 (the first row, ties going to it).
+TEST(ReportPageTest, GenericTakeawaySaysWhenEveryRowIsEqual) {
+  Table t("cache_bandwidth_bytes_per_s");
+  t.add_str("case");
+  t.add_f64("median_bytes_per_s");
+  t.add_i64("repetition_count");
+  t.add_i64("warmup_count");
+  t.add_f64("gap_s");
+  t.add_f64("idle_fraction");
+  t.add_f64("busy_fraction");
+  for (int i = 0; i < 13; ++i)
+    t.add_row({"read working_set=" + std::to_string(32 << i) + "KiB threads=1", 1e10 * (i + 1), int64_t{2}, int64_t{1},
+               i == 5 ? std::nan("") : 0.5,  // a row without a value is not counted
+               0.25, 0.01 * (i + 1)});       // one alike, one not: the largest is of the one that varies
+  ReportPage page;
+  add_generic_table_charts(t, page);
+  const Chart* count = nullptr;
+  const Chart* gap = nullptr;
+  const Chart* fraction = nullptr;
+  for (const auto& c : page.charts) {
+    if (c.title.find("(count)") != std::string::npos) count = &c;
+    if (c.title.find("(s)") != std::string::npos) gap = &c;
+    if (c.title.find("(%)") != std::string::npos) fraction = &c;
+  }
+  ASSERT_NE(count, nullptr);
+  ASSERT_NE(gap, nullptr);
+  ASSERT_NE(fraction, nullptr);
+  EXPECT_EQ(count->takeaway, "all 13 rows equal: repetition_count = 2, warmup_count = 1");
+  EXPECT_EQ(gap->takeaway, "all 12 rows equal: gap_s = 0.5 s");
+  EXPECT_EQ(fraction->takeaway.rfind("largest busy_fraction: read working_set=131072KiB threads=1", 0), 0u) << fraction->takeaway;
+  // Rows that differ still name the largest (and a single row is its own largest).
+  EXPECT_EQ(page.charts[0].takeaway.rfind("largest median_bytes_per_s: read working_set=131072KiB threads=1", 0), 0u)
+      << page.charts[0].takeaway;
+  Table one("one");
+  one.add_str("case");
+  one.add_i64("shapes_count");
+  one.add_row({std::string("fp32 / fitted"), int64_t{18}});
+  ReportPage single;
+  add_generic_table_charts(one, single);
+  ASSERT_EQ(single.charts.size(), 1u);
+  EXPECT_EQ(single.charts[0].takeaway, "largest shapes_count: fp32 / fitted (18)");
+}
+
 // Question (review of 2026-12-07): does the collective-arrival heatmap have a takeaway when no
 // rank started late? It was empty where every skew was zero.
 TEST(ReportRenderers, AnalyzeSkewHeatmapSaysWhenThereIsNoSkew) {
