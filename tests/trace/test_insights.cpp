@@ -755,6 +755,23 @@ struct SimJob {
       t[r] = last + dur_us;
     }
   }
+  // A collective on comm stream 11 beside the ranks' compute: rank r launches it offset_us[k]
+  // (k: its place in the group) after its time now; it ends dur_us after the last launch, and the
+  // ranks' time does not move (their next compute runs beside it).
+  void side_all_reduce(const std::vector<int64_t>& group, const std::string& pg, const std::vector<int64_t>& offset_us,
+                       int64_t dur_us) {
+    int64_t last = 0;
+    for (size_t k = 0; k < group.size(); ++k) last = std::max(last, t[group[k]] + offset_us[k]);
+    for (size_t k = 0; k < group.size(); ++k) {
+      const int64_t r = group[k], ts = t[r] + offset_us[k];
+      launch(r, ts);
+      events[r].emplace_back(
+          ts, ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 11, ts, last + dur_us - ts, 11, corr[r]++,
+                 "\"Collective name\": \"allreduce\", \"In msg nelems\": 1048576, \"Out msg nelems\": 1048576, \"dtype\": "
+                 "\"Float\", \"Group size\": " + std::to_string(group.size()) + ", \"Process Group Name\": \"" + pg +
+                     "\", \"Seq\": " + std::to_string(seq[r][pg]++)));
+    }
+  }
   TraceSet traces() {
     std::vector<std::vector<std::string>> ranks;
     for (auto& e : events) {
@@ -870,6 +887,28 @@ TEST(Findings, AStragglerThatAlsoWaitsKeepsItsOwnLateness) {
     EXPECT_NEAR(old.inherited_us.at(r), 0.0, 1e-6) << r;
   }
   EXPECT_NEAR(old.caused_us.at(0), 1000.0, 1e-6);
+}
+
+// Question (third review of 2026-12-07): does a wait at a collective that ran beside the rank's own
+// compute excuse that rank's own slowness? Pairs {0,1} and {2,3} run a side all-reduce on comm
+// stream 11 while their GEMM runs on stream 7; rank 3 launches its side kernel 2000 us late, so
+// rank 2's spins 2000 us beside its running GEMM (its compute is never blocked). Rank 2's GEMM is
+// also 2000 us longer, so it reaches the DP all-reduce 2000 us after the others, 5 steps: its own
+// lateness. The side wait had counted as inherited (0 caused, 10 ms inherited, no finding); only
+// the part of a wait no compute of the rank's ran beside is inherited. A wait with the compute
+// stream idle still is (the first test above).
+TEST(Findings, AWaitBesideTheRanksOwnComputeDoesNotExcuseItsSlowness) {
+  SimJob sim(4);
+  for (int64_t step = 0; step < 5; ++step) {
+    sim.side_all_reduce({0, 1}, "side0", {100, 100}, 100);
+    sim.side_all_reduce({2, 3}, "side1", {100, 2100}, 100);
+    sim.compute_all(3000, {{2, 2000}});
+    sim.all_reduce({0, 1, 2, 3}, "dp", 200);
+  }
+  const auto s = stragglers_of(sim);
+  EXPECT_NEAR(s.caused_us.at(2), 5 * 2000.0, 1e-6);
+  EXPECT_NEAR(s.inherited_us.at(2), 0.0, 1e-6);
+  EXPECT_EQ(s.named.count("rank 2"), 1u);
 }
 
 // Question (second review of 2026-12-07): does an uneven all-gather or reduce-scatter pass without

@@ -120,6 +120,14 @@ struct CollectiveOccurrence {
   // as coalesced ncclBroadcast, an uneven reduce-scatter as ncclReduce, each rank recording its own
   // input and output sizes).
   bool uneven_sizes_ok = false;
+  // Its wait for the last rank, [start, start + min(duration, latest start - start)), less the
+  // times its own rank's compute and memory kernels ran beside it on other streams: the part that
+  // held the rank back (held_known; filled by matched_collectives, on the clock-corrected times).
+  // rank_lateness counts only these as waits a later lateness inherits; without held_known the
+  // whole wait counts. Review of 2026-12-07: a wait at a collective overlapped with the rank's
+  // compute had excused that rank's own slowness at its next collective.
+  std::vector<std::pair<int64_t, int64_t>> held_ns;
+  bool held_known = false;
 };
 using CollectiveMatches = std::map<std::tuple<std::string, std::string, int64_t>, std::vector<CollectiveOccurrence>>;
 // A rank holds at most one occurrence of a (group, operation, sequence): a repeat (a malformed or
@@ -207,7 +215,8 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
 //    straggle;
 //  - inherited_late_us: the part of that lateness its waits for other ranks explain: its waits
 //    since the last collective it ran with the median other rank (the two of them, averaged, where
-//    the others are even) less that rank's waits since then, bounded by 0 and the lateness; its
+//    the others are even) less that rank's waits since then (only the parts no compute of its own
+//    ran beside: CollectiveOccurrence::held_ns), bounded by 0 and the lateness; its
 //    compute and transfer time since are its own. A rank that waited for a slow peer and so
 //    arrives late here is not the one the others wait for (review of 2026-12-07: it had been named
 //    a high straggler; a second review that day: only the previous collective's wait had counted,

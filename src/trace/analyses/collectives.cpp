@@ -844,6 +844,63 @@ void run_collectives(const AnalysisContext& ctx, Result& r) {
                h.inherited_late_us});
 }
 
+namespace {
+// Each matched occurrence's held_ns: its wait for the last rank less the union of its rank's own
+// compute and memory kernels (non-communication GPU work, on any stream), on the corrected clock
+// (review of 2026-12-07: a side all-reduce on a comm stream that spun for a late peer while the
+// rank's GEMM kept running had counted as a wait, and it excused the rank's own 2 ms slower GEMM
+// at the next DP all-reduce: 0 caused, no straggler finding). Per rank its work is sorted and
+// merged once, and each wait span is cut by a binary search and a walk over the work inside it.
+void mark_held_waits(const std::vector<Frame>& frames, const std::map<int64_t, ClockOffset>& off, CollectiveMatches& coll) {
+  std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> work;  // rank -> merged [start, end) in ns
+  for (const Frame& f : frames) {
+    const auto o = off.find(f.rank());
+    const int64_t shift = o == off.end() ? 0 : o->second.offset_ns;
+    const int64_t base = f.trace->base_time_ns >= 0 ? f.trace->base_time_ns : 0;
+    auto& w = work[f.rank()];
+    for (const auto& g : f.gpu) {
+      if (g.kind == KernelKind::Communication) continue;
+      const int64_t a = base + f.trace->ts_ns[g.event] - shift;
+      const int64_t b = a + f.trace->dur_ns[g.event];
+      if (b > a) w.emplace_back(a, b);
+    }
+  }
+  for (auto& [rank, w] : work) {
+    std::sort(w.begin(), w.end());
+    size_t k = 0;
+    for (size_t i = 0; i < w.size(); ++i) {
+      if (k > 0 && w[i].first <= w[k - 1].second) {
+        w[k - 1].second = std::max(w[k - 1].second, w[i].second);
+        continue;
+      }
+      w[k++] = w[i];
+    }
+    w.resize(k);
+  }
+  const std::vector<std::pair<int64_t, int64_t>> none;
+  for (auto& [key, occ] : coll) {
+    int64_t smax = INT64_MIN;
+    for (const auto& o : occ) smax = std::max(smax, o.start_ns);
+    for (auto& o : occ) {
+      o.held_known = true;
+      o.held_ns.clear();
+      const int64_t wait = std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns));
+      if (wait <= 0) continue;
+      const auto wi = work.find(o.rank);
+      const auto& w = wi == work.end() ? none : wi->second;
+      const int64_t b = o.start_ns + wait;
+      int64_t cur = o.start_ns;
+      auto it = std::upper_bound(w.begin(), w.end(), cur, [](int64_t t, const auto& x) { return t < x.second; });
+      for (; it != w.end() && it->first < b; ++it) {
+        if (it->first > cur) o.held_ns.emplace_back(cur, it->first);
+        cur = std::max(cur, it->second);
+      }
+      if (cur < b) o.held_ns.emplace_back(cur, b);
+    }
+  }
+}
+}  // namespace
+
 CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clock_sync, int64_t* repeats, MatchStats* stats) {
   MatchEvidence ev;
   auto coll = match_all(frames, repeats, stats, ev);
@@ -860,6 +917,7 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
   }
   // Here, where the offsets are known: a rank's span is judged on the clock its matches are on.
   if (stats) find_absent_members(frames, coll, ev, off, *stats);
+  mark_held_waits(frames, off, coll);
   return coll;
 }
 
@@ -915,7 +973,10 @@ std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
   // had been a high straggler there). Where a rank was slow itself, the others waited for it at
   // the collective it shared with them, so an old wait of its own does not excuse a later
   // slowness (the count restarts at each common collective). A rank's waits are the union of its
-  // wait intervals [start, start + wait) (overlapping collectives on two streams count once).
+  // wait intervals [start, start + wait) (overlapping collectives on two streams count once), less
+  // the times its own compute and memory kernels ran beside them (CollectiveOccurrence::held_ns;
+  // a third review of 2026-12-07: a wait overlapped by its own compute held nothing back, and it
+  // had excused that rank's own slowness).
   struct Coll {
     const std::vector<CollectiveOccurrence>* occ;
     size_t pg;                                      // its process group's index
@@ -957,6 +1018,11 @@ std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
       auto list = std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.first == c.pg; });
       if (list == lists.end()) list = lists.emplace(lists.end(), c.pg, std::vector<Done>{});
       list->second.push_back(Done{o.end_ns, colls.size()});
+      if (o.held_known) {
+        // Only the part of its wait its own compute did not run beside (review of 2026-12-07).
+        wait_spans[it->second].insert(wait_spans[it->second].end(), o.held_ns.begin(), o.held_ns.end());
+        continue;
+      }
       const int64_t wait = std::min(o.end_ns - o.start_ns, std::max<int64_t>(0, smax - o.start_ns));
       if (wait > 0) wait_spans[it->second].emplace_back(o.start_ns, o.start_ns + wait);
     }
