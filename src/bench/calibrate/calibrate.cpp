@@ -163,6 +163,19 @@ double capped_log_f(const std::vector<double>& e, const std::vector<double>& fac
   return bound;
 }
 
+// The fitted log f under the cap: the weighted fit's (free_log_f) where the cap is above it, else the
+// cap, but at most kMaxGemmCapDragFraction below the weighted fit: the cap holds the long shapes'
+// rate where the model can follow them, and no shape the model cannot follow holds every other down
+// (2026-12-07 review: on HTA's sampled_rank-0, one tf32 shape at 0.156 of the peak bound the fraction
+// at a third of the weighted fit's, 512x8192x8192 -74%; the shapes the cap then leaves more than
+// 3% fast are named in a note, gemm_far_notes).
+double held_log_f(double free_log_f, double cap_log_f) {
+  // A cap below the floor of the fit is rates some thousand times below the peak (a peak given far
+  // too high): the fraction goes to the floor, where the fit refuses it.
+  if (cap_log_f < std::log(kMinGemmPeakFraction)) return std::min(free_log_f, cap_log_f);
+  return std::min(free_log_f, std::max(cap_log_f, free_log_f - std::log1p(kMaxGemmCapDragFraction)));
+}
+
 // Weighted sum of squared residuals of log e against log(f x gemm_shape_factor(m, n, k, h)) with
 // log f at its closed-form optimum (the weighted mean of log(e / factor)), held at the cap;
 // infinity when that f exceeds 1 (an efficiency above the peak at the 8192^3 reference) and
@@ -178,7 +191,7 @@ double catalog_model_log_rss(const std::vector<double>& e, const std::vector<dou
   }
   double logf = sw > 0 ? sl / sw : 0;
   if (t.clamp_fraction_at_1 && logf > 0) logf = 0;
-  logf = std::min(logf, capped_log_f(e, factor, t));  // the residual is convex in log f: the cap's optimum
+  logf = held_log_f(logf, capped_log_f(e, factor, t));  // the residual is convex in log f: the cap's optimum
   double ss = 0;
   for (size_t i = 0; i < e.size(); ++i) {
     const double r = logf + std::log(factor[i]) - std::log(e[i]);
@@ -210,9 +223,10 @@ double terms_model_log_rss(const std::vector<double>& m, const std::vector<doubl
     }
     return ss;
   };
-  // The cap lowers the top of the search, never below its floor (a fraction there is refused).
+  // The weighted fit's optimum is searched, then held under the cap (held_log_f: the residual is
+  // unimodal in log f), never below the floor of the search (a fraction there is refused).
   const double lo = std::log(kMinGemmPeakFraction);
-  const double hi = std::max(lo, std::min(t.clamp_fraction_at_1 ? 0.0 : reject_above_1 ? std::log(1.25) : std::log(1e3), capped_log_f(e, factor, t)));
+  const double hi = std::max(lo, t.clamp_fraction_at_1 ? 0.0 : reject_above_1 ? std::log(1.25) : std::log(1e3));
   constexpr int steps = 64;
   double best_l = hi, best = rss(hi);
   if (hi > lo) {
@@ -237,6 +251,10 @@ double terms_model_log_rss(const std::vector<double>& m, const std::vector<doubl
       best = rss(mid);
       best_l = mid;
     }
+  }
+  if (const double held = std::max(lo, held_log_f(best_l, capped_log_f(e, factor, t))); held < best_l) {
+    best_l = held;
+    best = rss(held);
   }
   if (f_out) *f_out = std::exp(best_l);
   return reject_above_1 && std::exp(best_l) > 1.0 ? std::numeric_limits<double>::infinity() : best;
@@ -404,6 +422,148 @@ double fit_gemm_overhead(const std::vector<double>& m, const std::vector<double>
   }
   if (score((a + b) / 2) < best) best_t0 = (a + b) / 2;
   return best_t0;
+}
+
+std::vector<GemmOutlier> find_gemm_outliers(const std::vector<double>& m, const std::vector<double>& n, const std::vector<double>& k,
+                                            const std::vector<double>& e, const std::vector<double>& time_s, const GemmFitTerms& terms,
+                                            size_t min_points) {
+  // A shape far below the others had been capped like every long one, and held them all at its
+  // rate (2026-12-07 review: seven shapes at 600 TFLOP/s -48.5% under one at 300, 29% of the time;
+  // a bench run's 16384x8192x1280 at 0.7x moved 8192x8192x1024 from -1.2% to -36%).
+  check_gemm_points(m, n, k, e);
+  std::vector<GemmOutlier> out;
+  if (time_s.size() != e.size()) return out;
+  double total_s = 0;
+  for (double t : time_s) total_s += t > 0 && std::isfinite(t) ? t : 0;
+  if (!(total_s > 0)) return out;
+  std::vector<size_t> kept(e.size());
+  for (size_t i = 0; i < e.size(); ++i) kept[i] = i;
+  double out_s = 0;
+  // The fit inputs of a subset of the points: time-weighted, uncapped.
+  struct Subset {
+    std::vector<double> m, n, k, e;
+    GemmFitTerms terms;
+  };
+  auto subset = [&](const std::vector<size_t>& idx) {
+    Subset s;
+    std::vector<double> t;
+    s.terms.overhead_s = terms.overhead_s;
+    s.terms.clamp_fraction_at_1 = terms.clamp_fraction_at_1;
+    for (size_t i : idx) {
+      s.m.push_back(m[i]);
+      s.n.push_back(n[i]);
+      s.k.push_back(k[i]);
+      s.e.push_back(e[i]);
+      t.push_back(time_s[i]);
+      if (terms.active()) {
+        s.terms.peak_time_s.push_back(terms.peak_time_s[i]);
+        s.terms.memory_units.push_back(terms.memory_units_of(i));
+      }
+    }
+    s.terms.weight = gemm_time_weights(t);
+    return s;
+  };
+  while (kept.size() > min_points) {
+    const Subset all = subset(kept);
+    const double h = fit_symmetric(all.m, all.n, all.k, all.e, all.terms).second;
+    const GemmHalfDims hd{h, h, h};
+    double kept_s = 0;
+    for (size_t i : kept) kept_s += time_s[i];
+    const double mean_s = kept_s / static_cast<double>(kept.size());
+    GemmOutlier worst;
+    bool found = false;
+    for (size_t j = 0; j < kept.size(); ++j) {
+      const size_t i = kept[j];
+      if (!(time_s[i] >= mean_s * (1 - 1e-12))) continue;  // a long shape
+      if (!((out_s + time_s[i]) * 2 < total_s)) continue;   // the shapes kept hold most of the time
+      std::vector<size_t> others = kept;
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(j));
+      const Subset o = subset(others);
+      double f = 0;
+      const double rss = terms_model_log_rss(o.m, o.n, o.k, o.e, hd, o.terms, &f, false);
+      const double err = terms.efficiency(f * gemm_shape_factor(m[i], n[i], k[i], hd), i) / e[i] - 1;
+      // Far beyond the others' own scatter too (their time-weighted rms log error, the weights of
+      // mean 1): where the model misses every shape by tens of per cent, no one is an outlier.
+      const double scatter = std::sqrt(rss / static_cast<double>(o.e.size()));
+      const double beyond = std::max(std::log1p(kGemmOutlierFraction), kGemmOutlierScatters * scatter);
+      if (std::log1p(err) > beyond && (!found || err > worst.error_fraction)) {
+        worst = GemmOutlier{i, err};
+        found = true;
+      }
+    }
+    if (!found) break;
+    out.push_back(worst);
+    out_s += time_s[worst.index];
+    kept.erase(std::find(kept.begin(), kept.end(), worst.index));
+  }
+  return out;
+}
+
+std::vector<std::string> gemm_far_notes(const std::string& dtype, const std::vector<GemmPoint>& points, const std::vector<double>& time_s,
+                                        const std::string& time_what) {
+  std::vector<std::string> notes;
+  double total_s = 0;
+  size_t counted = 0;
+  for (size_t i = 0; i < points.size() && i < time_s.size(); ++i)
+    if (!points[i].held_out) {
+      total_s += time_s[i];
+      ++counted;
+    }
+  if (!(total_s > 0)) return notes;
+  auto shape = [](const GemmPoint& p) { return fmt::format("{:g}x{:g}x{:g}", p.m, p.n, p.k); };
+  auto pct = [](double x) { return fmt::format("{:+.1f}%", 100 * x); };
+  // Longest first.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < points.size() && i < time_s.size(); ++i)
+    if (!points[i].held_out) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return time_s[a] > time_s[b]; });
+  std::string outliers;
+  size_t outlier_count = 0;
+  for (size_t i : order) {
+    const GemmPoint& p = points[i];
+    if (!p.outlier) continue;
+    ++outlier_count;
+    outliers += fmt::format("{}{} at {:.3f} of the peak, where the fit through the other shapes gives {:.3f} ({:.0f}% of {}; the entry "
+                            "predicts it {})",
+                            outliers.empty() ? "" : "; ", shape(p), p.efficiency_fraction, p.outlier_reference_efficiency_fraction,
+                            100 * time_s[i] / total_s, time_what, pct(p.error_fraction));
+  }
+  if (outlier_count)
+    notes.push_back(fmt::format("{} {} GEMM shape{} ran far below the rate the other shapes give {}, and {} left out of the fit as {} "
+                                "(more than {:.0f}% slower than the time-weighted fit through the others: a slow kernel choice, a "
+                                "throttled stretch, or kernel time given to the wrong operator), so that {} not hold the other shapes "
+                                "down: {} (table gemm_fit: role outlier)",
+                                outlier_count == 1 ? "one" : std::to_string(outlier_count), dtype, outlier_count == 1 ? "" : "s",
+                                outlier_count == 1 ? "it" : "them", outlier_count == 1 ? "is" : "are",
+                                outlier_count == 1 ? "an outlier" : "outliers", 100 * kGemmOutlierFraction,
+                                outlier_count == 1 ? "it does" : "they do", outliers));
+  // The fitted long shapes the written model misses far: faster than the cap allows (where holding
+  // them would lower the fraction more than kMaxGemmCapDragFraction below the weighted fit), or
+  // more than kGemmOutlierFraction slower.
+  const double mean_s = total_s / static_cast<double>(counted);
+  std::string far;
+  size_t far_count = 0, fast_count = 0;
+  for (size_t i : order) {
+    const GemmPoint& p = points[i];
+    if (p.outlier || time_s[i] < mean_s * (1 - 1e-12)) continue;
+    const bool fast = p.error_fraction > kMaxGemmOverpredictionFraction + 0.005;
+    if (!fast && !(p.error_fraction < -kGemmOutlierFraction)) continue;
+    fast_count += fast;
+    if (++far_count <= 8) far += fmt::format("{}{} {}", far.empty() ? "" : ", ", shape(p), pct(p.error_fraction));
+  }
+  if (far_count > 8) far += fmt::format(" and {} more", far_count - 8);
+  if (far_count)
+    notes.push_back(fmt::format("the written model misses {} fitted {} GEMM shape{} of at least the mean time far (more than {:.0f}% fast or "
+                                "{:.0f}% slow; the shape model cannot follow {}): {} (predicted / measured - 1, table gemm_fit){}",
+                                far_count, dtype, far_count == 1 ? "" : "s", 100 * kMaxGemmOverpredictionFraction, 100 * kGemmOutlierFraction,
+                                far_count == 1 ? "it" : "them", far,
+                                fast_count ? fmt::format("; holding the {} fast one{} at {:.0f}% would lower the fraction more than {:.0f}% "
+                                                         "below the time-weighted fit, and every other shape with it, so it is held no "
+                                                         "further below",
+                                                         fast_count, fast_count == 1 ? "" : "s", 100 * kMaxGemmOverpredictionFraction,
+                                                         100 * kMaxGemmCapDragFraction)
+                                           : std::string()));
+  return notes;
 }
 
 // The per-role fit: log f closed-form for each (h_m, h_n, h_k); the half-dimensions searched in
@@ -844,6 +1004,9 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   // Per dtype: the symmetric and the per-role fit of the catalog model on the fitted shapes.
   struct DtypeFits {
     std::vector<double> m, n, k, e;
+    std::vector<double> call_time_s;  // each fitted shape's measured time per call
+    std::vector<size_t> point;        // each fitted shape's index in by_dtype[dt]
+    size_t shapes = 0;                // the shapes measured and not held out, outliers included
     TimeTerms terms;  // GPU runs: roofline and overhead terms of the fitted points (terms.overhead_s: this dtype's fit)
     double sym_f = 0, sym_h = 0, sym_log_rss = 0;
     RoleFit roles;
@@ -852,9 +1015,10 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   for (const auto& dt : dtypes) {
     DtypeFits& d = fits[dt];
     d.terms.clamp_fraction_at_1 = above_derived_peak.count(dt) > 0;
-    std::vector<double> call_time_s;  // each fitted shape's measured time per call
-    for (const auto& p : by_dtype[dt])
-      if (!p.held_out) {
+    std::vector<double>& call_time_s = d.call_time_s;
+    for (size_t pi = 0; pi < by_dtype[dt].size(); ++pi)
+      if (const GemmPoint& p = by_dtype[dt][pi]; !p.held_out) {
+        d.point.push_back(pi);
         d.m.push_back(p.m);
         d.n.push_back(p.n);
         d.k.push_back(p.k);
@@ -917,6 +1081,42 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
       for (size_t i = 0; i < d.e.size(); ++i) t_min = std::min(t_min, d.terms.peak_time_s[i] / d.e[i]);
       d.terms.overhead_s = fit_gemm_overhead(d.m, d.n, d.k, d.e, d.terms, t_min);
     }
+    // A long shape far below the rate the others give it is left out as an outlier, named in a note
+    // (kGemmOutlierFraction; 2026-12-07 review: one capped shape had held every other at its rate).
+    for (const GemmOutlier& o : find_gemm_outliers(d.m, d.n, d.k, d.e, call_time_s, d.terms, kMinFitShapes)) {
+      GemmPoint& p = by_dtype[dt][d.point[o.index]];
+      p.outlier = true;
+      p.outlier_reference_efficiency_fraction = p.efficiency_fraction * (1 + o.error_fraction);
+    }
+    {
+      DtypeFits kept;
+      kept.shapes = d.e.size();
+      kept.terms = d.terms;
+      kept.terms.peak_time_s.clear();
+      kept.terms.memory_units.clear();
+      for (size_t i = 0; i < d.e.size(); ++i) {
+        if (by_dtype[dt][d.point[i]].outlier) continue;
+        kept.m.push_back(d.m[i]);
+        kept.n.push_back(d.n[i]);
+        kept.k.push_back(d.k[i]);
+        kept.e.push_back(d.e[i]);
+        kept.call_time_s.push_back(d.call_time_s[i]);
+        kept.point.push_back(d.point[i]);
+        if (gpu_terms) {
+          kept.terms.peak_time_s.push_back(d.terms.peak_time_s[i]);
+          kept.terms.memory_units.push_back(d.terms.memory_units[i]);
+        }
+      }
+      kept.terms.weight = gemm_time_weights(kept.call_time_s);
+      kept.terms.capped = gemm_time_capped(kept.call_time_s);
+      const bool dropped = kept.e.size() < d.e.size();
+      d = std::move(kept);
+      if (gpu_terms && dropped) {  // the overhead again, without the outliers
+        double t_min = std::numeric_limits<double>::infinity();
+        for (size_t i = 0; i < d.e.size(); ++i) t_min = std::min(t_min, d.terms.peak_time_s[i] / d.e[i]);
+        d.terms.overhead_s = fit_gemm_overhead(d.m, d.n, d.k, d.e, d.terms, t_min);
+      }
+    }
     std::tie(d.sym_f, d.sym_h) = fit_symmetric(d.m, d.n, d.k, d.e, d.terms);
     d.sym_log_rss = terms_model_log_rss(d.m, d.n, d.k, d.e, GemmHalfDims{d.sym_h, d.sym_h, d.sym_h}, d.terms, nullptr);
     d.roles = fit_roles(d.m, d.n, d.k, d.e, d.terms);
@@ -926,7 +1126,7 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
   // that dtype's per-role fit has the lower AICc (gemm_fit_aicc: 4 parameters against 2).
   std::string primary = dtypes.front();
   for (const auto& dt : dtypes)
-    if (dt == "bf16" && fits[dt].e.size() >= fits[primary].e.size()) primary = dt;
+    if (dt == "bf16" && fits[dt].shapes >= fits[primary].shapes) primary = dt;  // outliers count: the dtype measured them
   const DtypeFits& pf = fits[primary];
   const size_t pn = pf.e.size();
   const bool roles_written = gemm_fit_aicc(pf.roles.log_rss, pn, 4) < gemm_fit_aicc(pf.sym_log_rss, pn, 2);
@@ -999,6 +1199,8 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
         ++f.held_out_count;
         f.held_out_max_error_fraction = std::max(f.held_out_max_error_fraction, std::fabs(p.error_fraction));
         f.held_out_rms_error_fraction += p.error_fraction * p.error_fraction;
+      } else if (p.outlier) {
+        ++f.outlier_count;  // not fitted: named in a note (gemm_far_notes)
       } else {
         ++f.fitted_count;
         ss += p.error_fraction * p.error_fraction;
@@ -1012,6 +1214,11 @@ Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt
     f.symmetric_rms_error_fraction = std::sqrt(ss_sym / nf);
     f.role_rms_error_fraction = std::sqrt(ss_role / nf);
     if (f.held_out_count) f.held_out_rms_error_fraction = std::sqrt(f.held_out_rms_error_fraction / static_cast<double>(f.held_out_count));
+    {
+      std::vector<double> call_s;
+      for (const auto& p : pts) call_s.push_back(2 * p.m * p.n * p.k / p.achieved_flops_per_s);
+      for (auto& note : gemm_far_notes(dt, pts, call_s, "the " + dt + " shapes' summed time per call")) c.notes.push_back(std::move(note));
+    }
     // Name where a wrong peak came from: the option that gave it, else the run's own (a --peak-from
     // beside a run with its own peaks is not read, and was named here before 2026-12-03).
     const bool forced = opt.peak_override_by_dtype.count(dt) > 0;
@@ -1494,7 +1701,7 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
     r.set("all_reduce_busbw_bytes_per_s", c.network.all_reduce_busbw_bytes_per_s);
   }
   Table& t = r.add_table("gemm_fit",
-                         "measured vs model efficiency per shape (held-out shapes were not fitted); predicted: the written entry's "
+                         "measured vs model efficiency per shape (held-out shapes and outliers were not fitted); predicted: the written entry's "
                          "model, symmetric / per_role: the two fits");
   t.add_str("dtype");
   t.add_i64("m");
@@ -1520,7 +1727,7 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
       row.push_back(p.footprint_bytes);
       row.push_back(p.operand_traffic_s);
     }
-    row.push_back(std::string(p.held_out ? "held-out" : "fitted"));
+    row.push_back(std::string(p.held_out ? "held-out" : p.outlier ? "outlier" : "fitted"));
     t.add_row(row);
   }
   // rms error per shape class and overall, for each model (written, symmetric, per-role).
@@ -1532,11 +1739,11 @@ Result calibration_result(const Calibration& c, const RunRecord& run, const Cali
   rt.add_f64("symmetric_rms_error_fraction");
   rt.add_f64("per_role_rms_error_fraction");
   for (const auto& f : c.gemm)
-    for (const char* role : {"fitted", "held-out", "all"}) {
+    for (const char* role : {"fitted", "held-out", "outlier", "all"}) {
       double a = 0, b = 0, d = 0;
       int64_t cnt = 0;
       for (const auto& p : c.points)
-        if (p.dtype == f.dtype && (std::string(role) == "all" || (p.held_out == (std::string(role) == "held-out")))) {
+        if (p.dtype == f.dtype && (std::string(role) == "all" || std::string(role) == (p.held_out ? "held-out" : p.outlier ? "outlier" : "fitted"))) {
           a += p.error_fraction * p.error_fraction;
           b += p.symmetric_error_fraction * p.symmetric_error_fraction;
           d += p.role_error_fraction * p.role_error_fraction;

@@ -209,11 +209,14 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   // half-dimensions and written beside another's predicted 0.022 where 0.445 was measured).
   // Each dtype's points (traced efficiencies over the whole kernel time) and fit terms: the calls'
   // time at the peak, the fixed time per call t0 (above), and each shape weighted by its share of
-  // the traced GEMM time, the long ones capped (GemmFitTerms): what a step is made of is fitted first.
+  // the traced GEMM time, the long ones capped (GemmFitTerms) and a long one far below the others
+  // left out as an outlier (find_gemm_outliers, below): what a step is made of is fitted first.
   struct OwnFit {
     std::string dtype;
     double f = 0, h = 0;
     std::vector<double> m, n, k, e;
+    std::vector<double> time_s;  // each shape's traced time (its weight)
+    size_t shapes = 0;           // the points traced, outliers included
     GemmFitTerms terms;
   };
   std::vector<OwnFit> own;
@@ -265,7 +268,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     }
     OwnFit o;
     o.dtype = dt;
-    std::vector<double> time_s;
+    std::vector<double>& time_s = o.time_s;
     for (const auto& p : pts) {
       o.m.push_back(p.m);
       o.n.push_back(p.n);
@@ -277,6 +280,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     }
     o.terms.weight = gemm_time_weights(time_s);
     o.terms.capped = gemm_time_capped(time_s);
+    o.shapes = o.e.size();
     own.push_back(std::move(o));
   }
   // The fixed time per call t0, fitted on the dtype of the most shapes (bf16 on a tie) and shared
@@ -285,6 +289,41 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   for (const auto& o : own)
     if (!lead || o.e.size() > lead->e.size() || (o.dtype == "bf16" && o.e.size() >= lead->e.size())) lead = &o;
   c.trace_kernel_fixed_time_s = lead ? fit_gemm_overhead(lead->m, lead->n, lead->k, lead->e, lead->terms, overhead_s) : 0.0;
+  for (auto& o : own) {
+    o.terms.overhead_s = c.trace_kernel_fixed_time_s;
+    // A long shape far below the rate the others give it is left out as an outlier, named in a note
+    // (kGemmOutlierFraction). Before 2026-12-07 (review) it was capped like every long shape and held
+    // the others at its rate: eight shapes at 600 TFLOP/s but one at 300 (29% of the time) were
+    // fitted to 0.312, the seven -48.5%; on HTA's sampled_rank-0, one tf32 shape at 0.156 of the
+    // peak held 512x8192x8192 at -74% and the fitted GEMM time at 5.2x the traced.
+    auto& pts = by_dtype[o.dtype];
+    const auto outliers = find_gemm_outliers(o.m, o.n, o.k, o.e, o.time_s, o.terms, static_cast<size_t>(std::max(opt.min_shapes, 1)));
+    if (!outliers.empty()) {
+      for (const GemmOutlier& out : outliers) {
+        pts[out.index].outlier = true;
+        pts[out.index].outlier_reference_efficiency_fraction = pts[out.index].efficiency_fraction * (1 + out.error_fraction);
+      }
+      OwnFit kept;
+      kept.dtype = o.dtype;
+      kept.shapes = o.shapes;
+      kept.terms.overhead_s = o.terms.overhead_s;
+      for (size_t i = 0; i < o.e.size(); ++i) {
+        if (pts[i].outlier) continue;
+        kept.m.push_back(o.m[i]);
+        kept.n.push_back(o.n[i]);
+        kept.k.push_back(o.k[i]);
+        kept.e.push_back(o.e[i]);
+        kept.time_s.push_back(o.time_s[i]);
+        kept.terms.peak_time_s.push_back(o.terms.peak_time_s[i]);
+        kept.terms.memory_units.push_back(o.terms.memory_units_of(i));
+      }
+      kept.terms.weight = gemm_time_weights(kept.time_s);
+      kept.terms.capped = gemm_time_capped(kept.time_s);
+      o = std::move(kept);
+      // The fixed time per call again, without the outliers.
+      if (&o == lead) c.trace_kernel_fixed_time_s = fit_gemm_overhead(lead->m, lead->n, lead->k, lead->e, lead->terms, overhead_s);
+    }
+  }
   for (auto& o : own) {
     o.terms.overhead_s = c.trace_kernel_fixed_time_s;
     std::tie(o.f, o.h) = fit_catalog_gemm_model(o.m, o.n, o.k, o.e, o.terms);
@@ -387,7 +426,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     for (const auto& o : own) kept.push_back(&o);
   const OwnFit* primary_fit = kept.empty() ? nullptr : kept.front();
   for (const OwnFit* o : kept)
-    if (o->e.size() > primary_fit->e.size() || (o->dtype == "bf16" && o->e.size() >= primary_fit->e.size())) primary_fit = o;
+    if (o->shapes > primary_fit->shapes || (o->dtype == "bf16" && o->shapes >= primary_fit->shapes)) primary_fit = o;
   double joint_h = 0;
   // Left out of the joint fit: each dtype with the shared half-dimension and its fraction under it
   // when it was left out (the note gives the final half-dimension too: before 2026-12-07 it gave
@@ -469,11 +508,20 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
       p.error_fraction = p.predicted_efficiency_fraction / p.efficiency_fraction - 1;
       p.estimate_efficiency_fraction = peak_s / (compute_s + overhead_s);
       p.estimate_error_fraction = p.estimate_efficiency_fraction / p.efficiency_fraction - 1;
-      ss += p.error_fraction * p.error_fraction;
-      ++f.fitted_count;
+      if (p.outlier) {
+        ++f.outlier_count;  // not fitted: named in a note (gemm_far_notes)
+      } else {
+        ss += p.error_fraction * p.error_fraction;
+        ++f.fitted_count;
+      }
       c.points.push_back(p);
     }
     f.fit_rms_error_fraction = std::sqrt(ss / static_cast<double>(f.fitted_count));
+    {
+      std::vector<double> time_s;
+      for (const auto& p : pts) time_s.push_back(p.traced_time_s);
+      for (auto& note : gemm_far_notes(o.dtype, pts, time_s, "the traced " + o.dtype + " GEMM time")) c.notes.push_back(std::move(note));
+    }
     c.gemm.push_back(f);
   }
   if (c.gemm.empty()) {
@@ -776,9 +824,11 @@ Result trace_calibration_result(const Calibration& c, const Accelerator& base, c
   t.add_f64("predicted_efficiency_fraction");
   t.add_f64("error_fraction");
   t.add_f64("estimate_error_fraction");
+  t.add_str("role");  // fitted, or outlier: left out of the fit (a note names it; 2026-12-07 review)
   for (const auto& p : c.points)
     t.add_row({p.dtype, static_cast<int64_t>(p.m), static_cast<int64_t>(p.n), static_cast<int64_t>(p.k), p.achieved_flops_per_s,
-               p.traced_time_s, p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction, p.estimate_error_fraction});
+               p.traced_time_s, p.efficiency_fraction, p.predicted_efficiency_fraction, p.error_fraction, p.estimate_error_fraction,
+               std::string(p.outlier ? "outlier" : "fitted")});
   return r;
 }
 
