@@ -19,6 +19,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <new>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -121,6 +122,34 @@ inline void run_workers(int n, const std::function<void(int)>& fn) {
     if (!err) err = std::current_exception();
   }
   if (err) std::rethrow_exception(err);
+}
+
+// Work split into n slices that each write only their own results: fn(t) for t in [0, n), fn(0)
+// on the calling thread and the others on Workers (run_workers). A slice that runs out of memory
+// (std::bad_alloc) is run again on the calling thread once every thread is joined: under an
+// address-space limit the stacks of many threads can leave none for the work itself, and a
+// joined thread's stack is freed (a CI run of 2026-12-07 had --threads 400 under a 1.5 GiB limit
+// fail "out of memory" where the threads had started). Contract: fn(t) may run twice for the
+// same t, so it writes its slice whole each time it runs (nothing accumulated across runs).
+// Any other exception of a slice is rethrown after the join, the lowest t first; a slice that
+// runs out of memory on the calling thread too is an error (std::bad_alloc).
+inline void run_slices(int n, const std::function<void(int)>& fn) {
+  if (n <= 0) return;
+  std::vector<std::exception_ptr> errs(static_cast<size_t>(n));
+  std::vector<char> out_of_memory(static_cast<size_t>(n), 0);
+  run_workers(n, [&](int t) {
+    try {
+      fn(t);
+    } catch (const std::bad_alloc&) {
+      out_of_memory[size_t(t)] = 1;
+    } catch (...) {
+      errs[size_t(t)] = std::current_exception();
+    }
+  });
+  for (auto& e : errs)
+    if (e) std::rethrow_exception(e);
+  for (int t = 0; t < n; ++t)
+    if (out_of_memory[size_t(t)]) fn(t);
 }
 
 }  // namespace sextant

@@ -1052,7 +1052,11 @@ Batch simulate_batch(const SimModel& m, int64_t n, uint64_t seed, int threads) {
   b.proc_lost_s.assign(size_t(n) * b.procs, 0.0);
   int T = threads > 0 ? threads : usable_cpus();
   T = int(std::min<int64_t>(T, std::max<int64_t>(1, n / 16)));
+  // Writes replicas [lo, hi) whole: their counts and lost time start from zero, so a slice run
+  // again (run_slices, after running out of memory on a thread) gives the same bytes.
   auto work = [&](int64_t lo, int64_t hi) {
+    std::fill(b.counts.begin() + lo * int64_t(b.procs), b.counts.begin() + hi * int64_t(b.procs), 0);
+    std::fill(b.proc_lost_s.begin() + lo * int64_t(b.procs), b.proc_lost_s.begin() + hi * int64_t(b.procs), 0.0);
     for (int64_t i = lo; i < hi; ++i)
       b.replicas[size_t(i)] = simulate_replica(m, seed, uint64_t(i), b.counts.data() + size_t(i) * b.procs,
                                                b.proc_lost_s.data() + size_t(i) * b.procs);
@@ -1060,19 +1064,12 @@ Batch simulate_batch(const SimModel& m, int64_t n, uint64_t seed, int threads) {
   if (T <= 1) {
     work(0, n);
   } else {
-    // Slice t of the replicas on worker t; a worker whose thread cannot be started runs its slice
-    // on this thread (Workers): the same replicas, the same bytes.
-    std::vector<std::exception_ptr> errs(static_cast<size_t>(T));
-    run_workers(T, [&](int t) {
+    // Slice t of the replicas on worker t; a worker whose thread cannot be started, or that runs
+    // out of memory, has its slice run on this thread (run_slices): the same replicas, the same bytes.
+    run_slices(T, [&](int t) {
       const CNumericLocale c_numbers;
-      try {
-        work(n * t / T, n * (t + 1) / T);
-      } catch (...) {
-        errs[size_t(t)] = std::current_exception();
-      }
+      work(n * t / T, n * (t + 1) / T);
     });
-    for (auto& e : errs)
-      if (e) std::rethrow_exception(e);
   }
   return b;
 }

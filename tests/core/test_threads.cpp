@@ -4,6 +4,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <new>
+#include <stdexcept>
+#include <vector>
 
 #include "core/c_locale.hpp"
 #include "core/threads.hpp"
@@ -100,5 +103,48 @@ TEST(Threads, CNumericLocaleIsPerThreadAndRestored) {
   EXPECT_EQ(uselocale(static_cast<locale_t>(0)), before);
 }
 #endif
+
+// A slice that runs out of memory on its thread (the stacks of many threads can fill an
+// address-space limit) is run again on the calling thread after the join: every slice's result
+// is there, each written once by the run that finished (CI of 2026-12-07: "out of memory" with
+// --threads 400 under a 1.5 GiB limit).
+TEST(Threads, ASliceThatRunsOutOfMemoryIsRunAgainAfterTheJoin) {
+  const std::thread::id caller = std::this_thread::get_id();
+  std::vector<int> result(6, -1);
+  std::vector<int> runs(6, 0);
+  std::vector<std::thread::id> ran_on(6);
+  sextant::run_slices(6, [&](int t) {
+    ++runs[size_t(t)];
+    ran_on[size_t(t)] = std::this_thread::get_id();
+    if ((t == 0 || t == 3) && runs[size_t(t)] == 1) throw std::bad_alloc();
+    result[size_t(t)] = t * t;
+  });
+  for (int t = 0; t < 6; ++t) EXPECT_EQ(result[size_t(t)], t * t) << t;
+  EXPECT_EQ(runs[0], 2);
+  EXPECT_EQ(runs[3], 2);
+  EXPECT_EQ(runs[1], 1);
+  EXPECT_EQ(ran_on[3], caller);  // the rerun is on the calling thread, after the others ended
+}
+
+// Other errors are errors: the lowest slice's is rethrown after the join; a slice out of memory
+// on the calling thread too is std::bad_alloc.
+TEST(Threads, ASlicesOtherErrorsAndASecondOutOfMemoryAreRethrown) {
+  std::atomic<int> done{0};
+  try {
+    sextant::run_slices(4, [&](int t) {
+      if (t == 2) throw std::runtime_error("slice 2");
+      if (t == 3) throw std::runtime_error("slice 3");
+      ++done;
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "slice 2");
+  }
+  EXPECT_EQ(done.load(), 2);  // the others ran to the end before the rethrow
+  EXPECT_THROW(sextant::run_slices(3, [](int t) {
+                 if (t == 1) throw std::bad_alloc();
+               }),
+               std::bad_alloc);
+}
 
 }  // namespace
