@@ -761,6 +761,36 @@ TEST(ReportRenderers, SimulateTimelineIsAGantt) {
   // Compute busy (6 + 7) of 2 lanes x 10 s.
   EXPECT_EQ(g->takeaway, "2 ranks over 10.0 s; compute streams are busy 65% of the time, idle (bubbles, waits for communication) the "
                          "rest; spans closer than 500 ms drawn as one bar");
+  // Past nine kinds every kind keeps a colour of its own (ECharts' nine-colour palette had
+  // wrapped: the tenth kind drawn as the first; review of 2026-12-07), compute's passes blues.
+  {
+    Result many = r;
+    Table* tl = nullptr;
+    for (auto& tt : many.tables)
+      if (tt.name() == "timeline") tl = &tt;
+    ASSERT_NE(tl, nullptr);
+    const char* kinds[][2] = {{"compute", "recompute"}, {"compute", "optimizer"}, {"cp", "forward"}, {"pp", "forward"}, {"dp", "step"},
+                              {"edp", "step"},          {"ep", "forward"},          {"optimizer", "step"}, {"hybrid", "forward"}};
+    double at = 11;
+    for (const auto& k : kinds) {
+      tl->add_row({int64_t{0}, int64_t{0}, std::string(k[0]), std::string("x"), std::string(k[0]), std::string(k[1]), at, at + 1, 1.0});
+      at += 1;
+    }
+    const ReportPage mp = build_page(many);
+    const Chart* mg = chart_of(mp, "timeline");
+    ASSERT_NE(mg, nullptr);
+    ASSERT_EQ(mg->option["series"].size(), 12u);
+    std::set<std::string> colours;
+    for (const auto& s : mg->option["series"]) {
+      ASSERT_TRUE(s.contains("itemStyle") && s["itemStyle"].contains("color")) << s.dump();
+      const std::string c = s["itemStyle"]["color"].get<std::string>();
+      colours.insert(c);
+      if (s["name"].get<std::string>().rfind("compute: ", 0) == 0) {
+        EXPECT_GT(std::stoi(c.substr(5, 2), nullptr, 16), std::stoi(c.substr(1, 2), nullptr, 16)) << s["name"] << " " << c;  // blue > red
+      }
+    }
+    EXPECT_EQ(colours.size(), 12u);
+  }
   // The estimate's charts come first: a simulate page is an estimate page plus the simulation.
   EXPECT_EQ(page.charts.front().id, "step-breakdown");
   // A table cut at its row limit ends before the step: said as the first part of the step, not as

@@ -113,9 +113,16 @@ void gantt(const Result& r, ReportPage& page) {
   ch.option["yAxis"]["inverse"] = true;  // rank order top to bottom
   ch.option["dataZoom"] = {{{"type", "inside"}, {"xAxisIndex", 0}, {"filterMode", "weakFilter"}},
                            {{"type", "slider"}, {"xAxisIndex", 0}, {"bottom", 8}, {"filterMode", "weakFilter"}}};
+  // A colour per kind, compute's passes shades of one hue and each kind of communication a hue
+  // of its own: ECharts' nine-colour palette wrapped past nine kinds (compute, tp, cp, pp, dp,
+  // edp, ep, optimizer... of an MoE step), two kinds then one colour (review of 2026-12-07).
+  std::vector<std::string> families;
+  for (const auto& k : kinds) families.push_back(k.rfind("compute: ", 0) == 0 ? "compute" : k);
+  const auto colours = family_colours(families);
   auto series = nlohmann::ordered_json::array();
-  for (const auto& k : kinds)
-    series.push_back({{"type", "custom"}, {"name", k}, {"encode", {{"x", {1, 2}}, {"y", 0}}}, {"data", data[k]}});
+  for (size_t i = 0; i < kinds.size(); ++i)
+    series.push_back({{"type", "custom"}, {"name", kinds[i]}, {"itemStyle", {{"color", colours[i]}}},
+                      {"encode", {{"x", {1, 2}}, {"y", 0}}}, {"data", data[kinds[i]]}});
   ch.option["series"] = series;
   // Takeaway: how busy the compute stream is over the shown ranks, and what the table left out.
   const double lane_time = window * static_cast<double>(lanes_shown);
