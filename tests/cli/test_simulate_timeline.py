@@ -4,7 +4,7 @@ scenario's name holds, and does every pipeline send carry the item that produced
 chunk and pass captured when it was sent, not when it arrived) and its bytes? Does an op that
 needs a TP collective's result wait for it under TP communication overlap? Is a timeline named
 *.gz gzip, and does the printed text keep rank_classes short when every rank is simulated?"""
-import csv, gzip, json, os, subprocess, sys, tempfile, unittest
+import csv, gzip, json, os, shutil, subprocess, sys, tempfile, unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
@@ -40,6 +40,9 @@ def flow_sends(ev):
 class SimulateTimeline(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="sextant-tl-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
     def test_interleaved_sends_carry_their_item_and_bytes(self):
         d = simulate('name: "tab\\there\\nnewline"\nmodel: gpt3-1.3b\nsystem: dgx-h100\nnum_gpus: 4\n'

@@ -38,8 +38,11 @@ class BrowserTest(unittest.TestCase):
         env = dict(os.environ, NODE_PATH=os.path.join(NPM, "node_modules"), CHROMIUM=CHROMIUM)
         t0 = time.time()
         p = subprocess.run(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser_check.cjs"),
-                            list_file, SHOTS], capture_output=True, text=True, env=env, timeout=240)
+                            list_file, SHOTS], capture_output=True, text=True, env=env, timeout=360)
         cls.seconds = time.time() - t0
+        # Reported, not asserted: a wall-clock bound fails on a loaded machine without a defect (the
+        # ctest TIMEOUT bounds a hang; review of 2026-12-07).
+        print(f"browser: {len(listing)} reports in {cls.seconds:.1f} s", file=sys.stderr)
         if p.returncode != 0:
             raise AssertionError(f"browser run failed ({p.returncode}):\n{p.stderr[-4000:]}")
         cls.results = {r["kind"]: r for r in json.loads(p.stdout)}
@@ -172,9 +175,6 @@ class BrowserTest(unittest.TestCase):
                     for label in labels:
                         self.assertRegex(label, r"\([^()]+\)$", t)
 
-    def test_fast(self):
-        print(f"browser: {len(self.results)} reports in {self.seconds:.1f} s", file=sys.stderr)
-        self.assertLess(self.seconds, 180)
 
 
 if __name__ == "__main__":

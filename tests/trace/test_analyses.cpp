@@ -4,6 +4,8 @@
 // bandwidth NCCL's formula gives?
 #include <gtest/gtest.h>
 
+#include "test_temp.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -288,7 +290,7 @@ TEST(Analyses, AGraphLaunchIsOneEntryOfTheLaunchQueue) {
 }
 
 TEST(Analyses, CollectivesFindTheInjectedStragglerAndBusBandwidth) {
-  auto dir = std::filesystem::temp_directory_path() / "sextant_coll_test";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_coll_test"));
   std::filesystem::remove_all(dir);
   SynthOptions o;
   o.ranks = 4;
@@ -358,7 +360,7 @@ TEST(Analyses, DiffFindsKernelsTwiceAsSlow) {
   // Same seed, kernel mean doubled: each compute kernel's duration doubles (the lognormal's
   // location shifts by ln 2), so every compute kernel is "slower" with a ratio near 2, and the
   // memcpy (fixed 30 us) is "same".
-  auto dir = std::filesystem::temp_directory_path() / "sextant_diff_test";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_diff_test"));
   std::filesystem::remove_all(dir);
   SynthOptions o;
   o.ranks = 1;
@@ -391,7 +393,7 @@ TEST(Analyses, DiffFindsKernelsTwiceAsSlow) {
 // More calls raise the total as surely as slower ones: twice the steps at the same kernel speed
 // read "slower" by total and "same" per call (the per-call columns came on 2026-12-02).
 TEST(Analyses, DiffTellsMoreCallsFromSlowerCalls) {
-  auto dir = std::filesystem::temp_directory_path() / "sextant_diff_calls_test";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_diff_calls_test"));
   std::filesystem::remove_all(dir);
   SynthOptions o;
   o.ranks = 1;

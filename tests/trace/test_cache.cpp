@@ -4,6 +4,8 @@
 // mtime) or when the cache file is damaged, and does --cache-dir keep the trace's folder clean?
 #include <gtest/gtest.h>
 
+#include "test_temp.hpp"
+
 #include <filesystem>
 #include <fstream>
 
@@ -84,7 +86,7 @@ TEST(Cache, RoundTripIsExact) {
 }
 
 TEST(Cache, SecondLoadHitsAndMatches) {
-  fs::path dir = fs::temp_directory_path() / "sextant_test_cache";
+  fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_test_cache"));
   fs::remove_all(dir);
   fs::create_directories(dir / "traces");
   fs::path trace = dir / "traces" / "rank-3.json.gz";
@@ -123,7 +125,7 @@ TEST(Cache, SecondLoadHitsAndMatches) {
 // asks for? A cache written without a limit had let `--max-inflate-bytes 1000` through a file the
 // scan refuses, so the same command's result depended on an earlier run.
 TEST(Cache, ACachedRankIsHeldToTheRunsInflateLimit) {
-  fs::path dir = fs::temp_directory_path() / "sextant_test_cache_limit";
+  fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_test_cache_limit"));
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::path trace = dir / "rank-3.json.gz";

@@ -4,6 +4,8 @@
 // unreadable file an error naming the file and the byte offset?
 #include <gtest/gtest.h>
 
+#include "test_temp.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -573,7 +575,7 @@ TEST(Ingest, TruncatedOrNonJsonFileIsAnErrorWithFileAndOffset) {
 // One damaged file of a job (truncated: a job killed while writing it) is skipped with a warning
 // that carries its error, the others analysed; alone, it is the error.
 TEST(Ingest, ADamagedRankFileIsSkippedWhenOthersAreReadable) {
-  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_damaged";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_ingest_damaged"));
   std::filesystem::remove_all(dir);
   SynthOptions o;
   o.ranks = 3;
@@ -624,7 +626,7 @@ TEST(Ingest, BareEventArrayIsAccepted) {
 }
 
 TEST(Ingest, GzipAndPlainGiveTheSameEvents) {
-  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_gz";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_ingest_gz"));
   std::filesystem::remove_all(dir);
   SynthOptions o;
   o.ranks = 1;
@@ -669,7 +671,7 @@ TEST(Ingest, RankFallsBackToTheFileName) {
 // drops every file-name rank, with a warning, and the files are numbered in file-name order.
 // Two files that state one rank in distributedInfo are still refused.
 TEST(Ingest, FileNameRanksThatRepeatAreDroppedNotFatal) {
-  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_host_ranks";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_ingest_host_ranks"));
   std::filesystem::remove_all(dir);
   const std::string body = R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}]})";
   auto stated = [](int r) {
@@ -717,7 +719,7 @@ TEST(Ingest, FileNameRanksThatRepeatAreDroppedNotFatal) {
 // streaming ones (the scanner's window over a zlib stream of several gzip members) read the same
 // events, escapes and long strings included; a truncated file on disk still names the offset.
 TEST(Ingest, InPlaceAndStreamingReadsAgree) {
-  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_inplace";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_ingest_inplace"));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   // Strings longer than a 16-byte vector with escapes on both sides of a vector boundary.
@@ -881,7 +883,7 @@ TEST(Ingest, TwoThreadScanEqualsOneThread) {
     if (e.is_regular_file() && e.path().string().find(".json") != std::string::npos) files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 10u);
-  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_two_threads";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_ingest_two_threads"));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   auto write = [&](const std::string& name, const std::string& text) {
@@ -944,7 +946,7 @@ TEST(Ingest, TwoThreadScanEqualsOneThread) {
 TEST(Ingest, ProgressiveInflateEqualsWholeInflate) {
   ScanOptions one, two;
   two.threads = 2;
-  auto dir = std::filesystem::temp_directory_path() / "sextant_ingest_progressive";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_ingest_progressive"));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   SynthOptions so;
@@ -1032,7 +1034,7 @@ TEST(Ingest, ARankBeyondTheWorldSizeIsReported) {
 // last 64 KiB, and a real job, are not warned.
 TEST(Ingest, RankFilesWithIdenticalContentAreWarnedAsCopies) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "sextant_ingest_copies";
+  const fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_ingest_copies"));
   fs::remove_all(dir);
   // About 180 KB: the first and the last 64 KiB are apart. `first` and `last` name the first and
   // the last kernel (one character each, so that every variant has the same size).
@@ -1090,7 +1092,7 @@ std::string scan_error(const std::string& text, size_t chunk) {
 }
 // The error loading a file of this text gives, read in place with two threads (every file split).
 std::string file_error(const std::string& name, const std::string& text, RankTrace* out = nullptr) {
-  const auto p = std::filesystem::temp_directory_path() / ("sextant_review_1206_" + name);
+  const auto p = std::filesystem::path(sextant::test_temp::path("sextant_review_1206_" + name));
   std::ofstream(p, std::ios::binary) << text;
   ScanOptions o;
   o.threads = 2;
@@ -1246,7 +1248,7 @@ TEST(Ingest, EventsWithoutCategoryAreNoUsableEvents) {
     EXPECT_NE(m.find("not a PyTorch/Kineto trace"), std::string::npos) << m;
   }
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "sextant_review_1206_nocat";
+  const fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_review_1206_nocat"));
   fs::remove_all(dir);
   SynthOptions o;
   o.ranks = 2;
@@ -1351,7 +1353,7 @@ TEST(Ingest, ABareArrayWithoutItsBracketCountsBothHalvesOfASplitScan) {
   std::string many = "[";
   for (int i = 0; i < 4000; ++i) many += (i ? ",\n" : "") + kEv;
   for (const std::string& text : {many, many + ",\n"}) {
-    const auto p = std::filesystem::temp_directory_path() / "sextant_review_1206_noclose_split.json";
+    const auto p = std::filesystem::path(sextant::test_temp::path("sextant_review_1206_noclose_split.json"));
     std::ofstream(p, std::ios::binary) << text;
     std::vector<std::string> examples;
     for (int threads : {1, 2}) {
@@ -1421,7 +1423,7 @@ TEST(Ingest, NulBytesAfterTheTraceAreCountedAsTrailingText) {
 // folders are not read recursively.) The folder is still not searched recursively.
 TEST(Ingest, FolderOfSubfoldersNamesTheSubfoldersNotSearched) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "sextant_review_1206_nested";
+  const fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_review_1206_nested"));
   fs::remove_all(dir);
   const std::string doc = R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}]})";
   for (const char* f : {"node1/rank-2.json", "node0/rank-0.json", "node0/rank-1.json"}) {
@@ -1508,7 +1510,7 @@ TEST(Ingest, ExternalIdsOfOperatorsTiedInTimeAreKept) {
       EXPECT_FALSE(t.encloses_tied(copy, to));
     }
     // Read in place, in two halves by two scanners (the second one's ids renumbered).
-    const auto p = std::filesystem::temp_directory_path() / "sextant_review_1206_tied.json";
+    const auto p = std::filesystem::path(sextant::test_temp::path("sextant_review_1206_tied.json"));
     std::ofstream(p.string(), std::ios::binary) << text;
     ScanOptions o;
     o.threads = 2;

@@ -6,6 +6,8 @@
 // placed against the catalog's device figures, and is the device found from its trace name?
 #include <gtest/gtest.h>
 
+#include "test_temp.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -91,8 +93,8 @@ std::vector<std::string> column_str(const Table& t, const std::string& c) {
 }  // namespace
 
 TEST(ClockSkew, RecoversInjectedSkewAndFindsTheRealStraggler) {
-  fs::path dir = fs::temp_directory_path() / "sextant_test_clock_skew";
-  fs::path flat = fs::temp_directory_path() / "sextant_test_clock_noskew";
+  fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_test_clock_skew"));
+  fs::path flat = std::filesystem::path(sextant::test_temp::path("sextant_test_clock_noskew"));
   fs::remove_all(dir);
   fs::remove_all(flat);
   SynthOptions o;
@@ -148,8 +150,8 @@ TEST(ClockSkew, RecoversInjectedSkewAndFindsTheRealStraggler) {
 // note. Are the cross-rank analyses skipped, with the reason and how to read the jobs apart, and
 // do the per-rank tables stay those of the same ranks on one clock?
 TEST(ClockSkew, RanksOfDifferentJobsGetNoCrossRankAnalyses) {
-  fs::path far = fs::temp_directory_path() / "sextant_test_two_jobs_far";
-  fs::path near = fs::temp_directory_path() / "sextant_test_two_jobs_near";
+  fs::path far = std::filesystem::path(sextant::test_temp::path("sextant_test_two_jobs_far"));
+  fs::path near = std::filesystem::path(sextant::test_temp::path("sextant_test_two_jobs_near"));
   fs::remove_all(far);
   fs::remove_all(near);
   SynthOptions o;
@@ -459,7 +461,7 @@ TEST(Findings, LowUtilizationWindowsAreCountedWithoutAWindowPerSpan) {
 // marginal held_back_us does), and the on-time ranks' exposed communication is attributed to the
 // wait, with the advice to fix the straggler rather than tune overlap.
 TEST(Findings, TwoEqualStragglersAreBothNamedAndTheWaitIsNotOverlap) {
-  fs::path dir = fs::temp_directory_path() / "sextant_test_two_stragglers";
+  fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_test_two_stragglers"));
   fs::remove_all(dir);
   SynthOptions o;
   o.ranks = 8;
@@ -513,7 +515,7 @@ TEST(Findings, TwoEqualStragglersAreBothNamedAndTheWaitIsNotOverlap) {
 // Clock offsets from ns-resolution (decimal µs) timestamps are exact to the ns: epoch times are
 // differenced in integers before any double (a double of 1.7e18 ns keeps 256 ns).
 TEST(ClockSkew, OffsetsAreExactWithNanosecondTimestamps) {
-  fs::path dir = fs::temp_directory_path() / "sextant_test_clock_ns";
+  fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_test_clock_ns"));
   fs::remove_all(dir);
   SynthOptions o;
   o.ranks = 4;

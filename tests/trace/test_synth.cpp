@@ -2,6 +2,8 @@
 // the requested size, and does it inject stragglers where asked?
 #include <gtest/gtest.h>
 
+#include "test_temp.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,7 +16,7 @@ TEST(Synth, DeterministicAndIndependentOfThreads) {
   SynthOptions o;
   o.ranks = 3;
   o.steps = 2;
-  auto dir = std::filesystem::temp_directory_path() / "sextant_synth_det";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_synth_det"));
   std::filesystem::remove_all(dir);
   write_synthetic_traces((dir / "a").string(), o, 1);
   write_synthetic_traces((dir / "b").string(), o, 3);
