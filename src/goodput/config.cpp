@@ -166,8 +166,20 @@ double GoodputConfig::graceful_keep_fraction() const {
 double GoodputConfig::node_loss_rate_per_node_s() const {
   double r = 0;
   for (const auto& p : processes)
-    if (p.kind == EventKind::Interrupt && p.node_lost) r += process_rate_per_s(p) * double(nodes_lost(p));
+    if (p.kind == EventKind::Interrupt && p.node_lost)
+      for (const auto& [share, nodes] : loss_sizes(p)) r += process_rate_per_s(p) * share * double(nodes);
   return r / double(std::max<int64_t>(1, job.nodes()));
+}
+
+std::vector<std::pair<double, int64_t>> GoodputConfig::loss_sizes(const FailureProcess& p) const {
+  const int64_t most = std::max<int64_t>(1, nodes_lost(p));
+  if (!p.node_lost || !(p.nodes_per_domain > 0) || !(p.rate_per_domain_s > 0)) return {{1.0, most}};
+  const int64_t nodes = std::max<int64_t>(1, job.nodes());
+  const int64_t domains = (nodes + p.nodes_per_domain - 1) / p.nodes_per_domain;
+  const int64_t last = nodes - (domains - 1) * p.nodes_per_domain;
+  if (domains <= 1 || last >= p.nodes_per_domain) return {{1.0, most}};
+  const double d = double(domains);
+  return {{(d - 1) / d, most}, {1 / d, last}};
 }
 
 int64_t GoodputConfig::nodes_lost(const FailureProcess& p) const {
@@ -209,7 +221,7 @@ std::vector<LossGroup> GoodputConfig::spare_pool_loads(double running_fraction) 
   std::vector<LossGroup> groups;
   for (const auto& q : processes) {
     if (q.kind == EventKind::Interrupt && q.node_lost)
-      groups.push_back({process_rate_per_s(q) * recovery.repair_s, std::max<int64_t>(1, nodes_lost(q))});
+      for (const auto& [share, nodes] : loss_sizes(q)) groups.push_back({process_rate_per_s(q) * share * recovery.repair_s, nodes});
     const double e = evictions_per_running_s(*this, q);
     if (e > 0) groups.push_back({e * running_fraction * recovery.repair_s, 1});
   }
@@ -220,7 +232,7 @@ std::vector<LossGroup> GoodputConfig::spare_pool_loads_at_full_speed() const {
   std::vector<LossGroup> groups;
   for (const auto& q : processes) {
     if (q.kind == EventKind::Interrupt && q.node_lost)
-      groups.push_back({process_rate_per_s(q) * recovery.repair_s, std::max<int64_t>(1, nodes_lost(q))});
+      for (const auto& [share, nodes] : loss_sizes(q)) groups.push_back({process_rate_per_s(q) * share * recovery.repair_s, nodes});
     const double a = recovery.fail_slow_evict_after_s;
     if (q.kind == EventKind::FailSlow && a > 0 && q.slow_duration_s > 0)
       groups.push_back({process_rate_per_s(q) * std::exp(-a / q.slow_duration_s) * recovery.repair_s, 1});
@@ -244,10 +256,15 @@ double wall_per_repair(const GoodputConfig& c) {
 
 double GoodputConfig::requeue_share(const FailureProcess& p) const {
   if (recovery.replacement == "requeue") return 1.0;
-  // p's own class is added with no load: the share depends on its size.
+  // p's own class is added with no load: the share depends on its size (its sizes' shares, by
+  // their weights, where a domain failure may land in the job's partly filled last domain).
   std::vector<LossGroup> groups = spare_pool_loads(pool_running_fraction());
-  groups.push_back({0.0, std::max<int64_t>(1, nodes_lost(p))});
-  return spare_pool_requeue_share(groups, recovery.spares_count, wall_per_repair(*this)).back();
+  const auto sizes = loss_sizes(p);
+  for (const auto& sz : sizes) groups.push_back({0.0, sz.second});
+  const auto all = spare_pool_requeue_share(groups, recovery.spares_count, wall_per_repair(*this));
+  double share = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) share += sizes[i].first * all[all.size() - sizes.size() + i];
+  return share;
 }
 
 std::vector<double> GoodputConfig::requeue_shares() const { return requeue_shares(pool_running_fraction()); }
@@ -258,12 +275,19 @@ std::vector<double> GoodputConfig::requeue_shares(double running_fraction) const
     share.assign(processes.size(), 1.0);
     return share;
   }
-  // Each process's size as a class of no load beside the pool's load, all in one pass.
+  // Each process's sizes (loss_sizes) as classes of no load beside the pool's load, all in one pass;
+  // its share is theirs weighted by how often each occurs (2026-12-07 review: a partly filled domain).
   std::vector<LossGroup> groups = spare_pool_loads(running_fraction);
   const size_t loads = groups.size();
-  for (const auto& p : processes) groups.push_back({0.0, std::max<int64_t>(1, nodes_lost(p))});
+  std::vector<std::vector<std::pair<double, int64_t>>> sizes;
+  for (const auto& p : processes) {
+    sizes.push_back(loss_sizes(p));
+    for (const auto& sz : sizes.back()) groups.push_back({0.0, sz.second});
+  }
   const auto all = spare_pool_requeue_share(groups, recovery.spares_count, wall_per_repair(*this));
-  for (size_t k = 0; k < processes.size(); ++k) share[k] = all[loads + k];
+  size_t at = loads;  // the first of the processes' classes
+  for (size_t k = 0; k < processes.size(); ++k)
+    for (const auto& [w, nodes] : sizes[k]) share[k] += w * all[at++];
   return share;
 }
 
@@ -806,6 +830,15 @@ void resolve_interval(GoodputConfig& c) {
   // formulas give 0).
   c.checkpoint.interval_s = std::max(tau, sched.min_interval_s(c.job.step_time_s));
   snap_to_steps(c);
+  // No longer than the job (its work, or its wall-time horizon), in whole steps not beyond it:
+  // with failures rare the Daly interval is years, and the strategies table gave intervals longer
+  // than the job (2026-12-07 review). The engine runs such an interval as the job's length (no
+  // periodic checkpoint before the end), as the closed forms take it.
+  const double job_len = std::max(c.job.work_s, c.job.horizon_s);
+  if (job_len > 0 && c.checkpoint.interval_s > job_len) {
+    const double step = c.job.step_time_s;
+    c.checkpoint.interval_s = step > 0 ? std::max(1.0, std::floor(job_len / step + 1e-9)) * step : job_len;
+  }
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/yaml_reader.hpp"
@@ -172,6 +173,13 @@ struct GoodputConfig {
   // without a domain), at most the job's (a 32-node domain failure takes all of an 8-node job's
   // 8; it took 32 before 2026-12-03 and every such failure requeued for want of spares).
   int64_t nodes_lost(const FailureProcess& p) const;
+  // The sizes of p's node losses, each with its share of p's events: nodes_lost(p) alone, except
+  // for a domain failure of a job that partly fills its last domain, whose events land in each of
+  // its domains alike (the rate is per domain), 1/domains of them in the last, taking the job's
+  // nodes there (2026-12-07 review: a 33-node job lost 32 nodes at each failure of its second
+  // 32-node rack). The spare pool's loads and shares take them; the restore level and the
+  // checkpoint on failure take nodes_lost(p), the most, as the first-order closed forms do.
+  std::vector<std::pair<double, int64_t>> loss_sizes(const FailureProcess& p) const;
   // The checkpoint level a work-losing failure of p restores from: the lowest that survives the
   // nodes it loses; an SDC (rolled back past the corruption) and a preemption (nodes given back)
   // the remote one. The engine's choice when every level holds a checkpoint.

@@ -44,6 +44,10 @@ struct SimModel {
     std::unique_ptr<InterArrival> dist;  // null when the rate is 0
     bool node_lost = false;
     int64_t nodes_lost = 1;
+    // A domain process on a job that partly fills its last domain (2026-12-07 review): the job's
+    // domains, and its nodes in the last one (0 where every domain is full), which an event there
+    // takes instead of nodes_lost.
+    int64_t domains = 1, last_domain_nodes = 0;
     double detection_s = 0, notice_s = 0, downtime_s = 0, sdc_latency_mean_s = 0;
     double slow_duration_mean_s = 0, slowdown = 1;
   };
@@ -87,14 +91,17 @@ struct ReplicaResult {
   double ettr() const { return wall_s > 0 ? productive_s / wall_s : 0; }
 };
 
-// Runs one replica. counts (size = procs) receives the events of each process; per_proc_lost_s
-// the rework and recovery time each process caused.
-ReplicaResult simulate_replica(const SimModel& m, uint64_t seed, uint64_t replica, int64_t* counts,
+// Runs one replica. counts (size = procs) receives the events of each process that took effect,
+// absorbed the arrivals that did not (an SDC while one is pending or the job is down, a fail-slow
+// episode while one lasts or the job is down; 2026-12-07 review); per_proc_lost_s the rework and
+// recovery time each process caused.
+ReplicaResult simulate_replica(const SimModel& m, uint64_t seed, uint64_t replica, int64_t* counts, int64_t* absorbed,
                                double* per_proc_lost_s);
 
 struct Batch {
   std::vector<ReplicaResult> replicas;
-  std::vector<int64_t> counts;       // replicas x procs
+  std::vector<int64_t> counts;       // replicas x procs: events that took effect
+  std::vector<int64_t> absorbed;     // replicas x procs: arrivals that took none (simulate_replica)
   std::vector<double> proc_lost_s;   // replicas x procs
   size_t procs = 0;
 };

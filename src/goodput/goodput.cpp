@@ -317,19 +317,25 @@ Result run_goodput(const GoodputConfig& c) {
     t.add_str("kind");
     t.add_str("distribution");
     t.add_f64("rate_per_day");
+    // mean_count: the events that took effect; absorbed_mean_count: the arrivals that took none
+    // (an SDC while one is pending or the job is down, a fail-slow episode while one lasts or the
+    // job is down; 0 for interrupts and preemptions). Before 2026-12-07 mean_count counted both,
+    // 1,201 SDC per job where 587 were taken (review).
     t.add_f64("mean_count");
+    t.add_f64("absorbed_mean_count");
     t.add_f64("lost_mean_s");
     t.add_str("source");
     for (size_t k = 0; k < c.processes.size(); ++k) {
       const auto& p = c.processes[k];
-      double cnt = 0, lost = 0;
+      double cnt = 0, absorbed = 0, lost = 0;
       for (int64_t i = 0; i < n; ++i) {
         cnt += double(batch.counts[size_t(i) * batch.procs + k]);
+        absorbed += double(batch.absorbed[size_t(i) * batch.procs + k]);
         lost += batch.proc_lost_s[size_t(i) * batch.procs + k];
       }
       t.add_row({p.name, p.component, to_string(p.kind),
                  p.distribution == "weibull" ? "weibull(shape " + format_double(p.weibull_shape) + ")" : p.distribution,
-                 c.process_rate_per_s(p) * 86400.0, cnt / double(n), lost / double(n), p.source});
+                 c.process_rate_per_s(p) * 86400.0, cnt / double(n), absorbed / double(n), lost / double(n), p.source});
     }
   }
   // ---- checkpoint levels
@@ -725,10 +731,19 @@ Result run_goodput(const GoodputConfig& c) {
     GoodputConfig base = c;
     base.checkpoint.interval_rule.clear();
     const double min_tau = floor_tau;
-    // Checkpoints fall between steps: every interval tried is a whole number of steps.
+    // No interval beyond the job's length (its training work, or its wall-time horizon): with
+    // failures rare the Daly interval is months, and a 60-day job was told to checkpoint every
+    // 167 days (2026-12-05 review).
+    const double job_len = std::max(c.job.work_s, c.job.horizon_s);
+    // Checkpoints fall between steps: every interval tried is a whole number of steps, and no
+    // more than the job's length (rounded down to whole steps there: rounding to the nearest step
+    // gave an optimal_interval_sim_s of 4,665,602.5 s for a job of 4,665,600 s, 2026-12-07 review).
     auto whole_steps = [&](double tau) {
       const double step = c.job.step_time_s;
-      return step > 0 ? std::max(1.0, std::round(tau / step)) * step : tau;
+      if (job_len > 0 && tau > job_len) tau = job_len;
+      if (!(step > 0)) return tau;
+      const double n = std::max(1.0, std::round(tau / step));
+      return job_len > 0 && n * step > job_len ? std::max(1.0, std::floor(job_len / step + 1e-9)) * step : n * step;
     };
     const double center = std::max(interrupted ? daly2 : c.checkpoint.interval_s, min_tau);
     Table& t = res.add_table("ettr_vs_interval", "simulated ETTR against the checkpoint interval (" + std::to_string(sn) + " replicas each)");
@@ -738,13 +753,8 @@ Result run_goodput(const GoodputConfig& c) {
     const double factors[] = {0.25, 0.35, 0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0, 2.8, 4.0};
     double best_tau = c.checkpoint.interval_s, best_e = -1;
     std::vector<std::pair<double, double>> pts;
-    // No interval beyond the job's length (its training work, or its wall-time horizon): with
-    // failures rare the Daly interval is months, and a 60-day job was told to checkpoint every
-    // 167 days (2026-12-05 review).
-    const double job_len = std::max(c.job.work_s, c.job.horizon_s);
     for (double f : factors) {
-      double tau = whole_steps(std::max(center * f, min_tau));
-      if (job_len > 0 && tau > job_len) tau = std::max(whole_steps(job_len), min_tau);
+      const double tau = whole_steps(std::max(center * f, min_tau));
       if (!pts.empty() && std::fabs(tau - pts.back().first) < 1e-9 * tau) continue;
       GoodputConfig cc = base;
       cc.checkpoint.interval_s = tau;
@@ -786,7 +796,7 @@ Result run_goodput(const GoodputConfig& c) {
     // The longest point is the job's length where the sweep reached it: no longer interval
     // exists (the note had said "4x the Daly interval: a longer one may be better" of a point
     // capped at the job, 0.7x the Daly interval, 2026-12-04 review).
-    const bool capped = !pts.empty() && job_len > 0 && pts.back().first >= std::max(whole_steps(job_len), min_tau) * (1 - 1e-9);
+    const bool capped = !pts.empty() && job_len > 0 && pts.back().first >= whole_steps(job_len) * (1 - 1e-9);
     if (!pts.empty() && best_tau >= pts.back().first)
       res.notes.push_back(capped ? "the best simulated interval is the longest tried, the job's length (" + fmt(best_tau) +
                                        " s): no periodic checkpoint pays for itself"
@@ -950,10 +960,14 @@ Result run_goodput(const GoodputConfig& c) {
       {
         std::optional<std::pair<double, double>> sol;
         if (best_e >= sub_target && !settled) {
+          // Resolved to 0.1% of the interval, as solve_monotone resolves the other knobs (it
+          // stopped at a 2% bracket before 2026-12-07: 3,279.93 s at ETTR 0.8907 where about 3,228 s
+          // reaches 0.89; review), or to whole steps, whichever is coarser. 40 halvings bound it:
+          // a bracket of e^40 narrows to 0.1% in 16.
           double lo = c.checkpoint.interval_s, hi = best_tau, e_hi = best_e;
-          for (int it = 0; it < 14; ++it) {
+          for (int it = 0; it < 40 && std::fabs(std::log(hi / lo)) > 1e-3; ++it) {
             const double mid = whole_steps(std::sqrt(lo * hi));
-            if (std::fabs(std::log(mid / lo)) < 1e-3 || std::fabs(std::log(hi / mid)) < 1e-3) break;
+            if (!(mid > std::min(lo, hi) && mid < std::max(lo, hi))) break;  // no whole step between them
             GoodputConfig cc = base;
             cc.checkpoint.interval_s = mid;
             const double e = eval(cc, "knob checkpoint_interval_s", at_interval(cc));
@@ -963,7 +977,6 @@ Result run_goodput(const GoodputConfig& c) {
             } else {
               lo = mid;
             }
-            if (std::fabs(std::log(hi / lo)) < 0.02) break;  // within 2%
           }
           sol = std::make_pair(hi, e_hi);
         } else if (best_e >= sub_target) {

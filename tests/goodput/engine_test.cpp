@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -718,4 +719,103 @@ TEST(Budget, WeibullFailuresOfShapeBelowOneAreCountedFromBelow) {
         EXPECT_GT(bound, 0.2 * mean) << what;  // a bound, not a guess: within 5x of the events here
         std::printf("%s: bound %.4g, simulated %.4g +- %.2g\n", what.c_str(), bound, mean, se);
       }
+}
+
+// Question (2026-12-07 review): does a process's count say how many of its events took effect?
+// Every arrival was counted, where the engine holds one SDC pending at a time, one fail-slow
+// episode at a time, and takes neither while the job is down: 12 SDC a day for 100 days with
+// 2 h detection read 1,201 a job where 587 were taken (587.3 interruptions); 24 fail-slow
+// episodes a day of 2 h read 2,401 where 800 happened (rate x 100 days / (1 + rate x 2 h)). The
+// arrivals that took no effect are counted apart (absorbed).
+TEST(Engine, CountsAreTheEventsThatTookEffect) {
+  auto job = [](const std::string& process) {
+    const std::string y = "job: {num_gpus: 8, gpus_per_node: 8, duration_days: 100}\n"
+                          "failures: {processes: [" + process + "]}\n"
+                          "recovery: {detection_s: 0, eviction_s: 0, hot_spare_s: 0, restart_s: 300, rendezvous_base_s: 0, warmup_s: 0}\n"
+                          "checkpoint: {strategy: sync-remote, interval_s: 3600, write_s: 60, read_s: 0}\n"
+                          "simulation: {replicas: 200, seed: 1, search: false}\n";
+    return parse_goodput(y, "counts.yaml");
+  };
+  {
+    const Batch b = simulate_batch(build_model(job("{name: sdc, component: gpu, kind: sdc, rate_per_job_day: 12, detection_latency_s: 7200}")),
+                                   200, 1, 0);
+    double taken = 0, absorbed = 0;
+    for (size_t i = 0; i < b.replicas.size(); ++i) {
+      // Every SDC taken is detected (an interruption) but one still pending at the end.
+      const int64_t d = b.counts[i] - b.replicas[i].interruptions;
+      EXPECT_TRUE(d == 0 || d == 1) << "replica " << i << ": " << b.counts[i] << " SDC, " << b.replicas[i].interruptions << " interruptions";
+      taken += double(b.counts[i]);
+      absorbed += double(b.absorbed[i]);
+    }
+    taken /= 200;
+    absorbed /= 200;
+    // All arrivals: 12 a day for 100 days.
+    EXPECT_NEAR(taken + absorbed, 1200, 3 * std::sqrt(1200.0 / 200)) << taken << " + " << absorbed;
+    EXPECT_LT(taken, 650);
+  }
+  {
+    const Batch b = simulate_batch(
+        build_model(job("{name: slow, component: gpu, kind: fail-slow, rate_per_job_day: 24, duration_s: 7200, slowdown_factor: 2}")), 200, 1, 0);
+    double taken = 0, absorbed = 0, degraded = 0;
+    for (size_t i = 0; i < b.replicas.size(); ++i) {
+      taken += double(b.counts[i]) / 200;
+      absorbed += double(b.absorbed[i]) / 200;
+      degraded += b.replicas[i].lost_s[kDegraded] / 200;
+    }
+    EXPECT_NEAR(taken, 2400.0 / 3, 15) << taken;  // 24 a day x 100 days / (1 + 24 x 2 h / 1 day)
+    EXPECT_NEAR(taken + absorbed, 2400, 3 * std::sqrt(2400.0 / 200));
+    // Each episode taken slows the job for 2 h on average, half of it lost.
+    EXPECT_NEAR(degraded / (taken * 3600.0), 1.0, 0.03);
+  }
+  {
+    // Interrupts take effect up or down: nothing absorbed.
+    const Batch b = simulate_batch(build_model(job("{name: crash, component: software, kind: interrupt, rate_per_job_day: 200}")), 50, 1, 0);
+    for (size_t i = 0; i < b.replicas.size(); ++i) {
+      EXPECT_EQ(b.absorbed[i], 0);
+      EXPECT_EQ(b.counts[i], b.replicas[i].interruptions);
+    }
+  }
+}
+
+// Question (2026-12-07 review): does a job that partly fills its last failure domain lose only
+// its own nodes there? A 33-node job under 32-node rack failures has two racks (the rate counts
+// both), but each failure of the second took 32 nodes where the job has 1 there: it read exactly
+// as the 64-node job (ETTR 0.9459, 1.616 requeues with 40 spares). A failure lands in either rack
+// alike, so half of them take 1 node: the 33-node job lies between the 32- and 64-node ones.
+TEST(Engine, APartlyFilledDomainLosesOnlyTheJobsNodesThere) {
+  auto run = [](int64_t nodes) {
+    const std::string y = "job: {num_gpus: " + std::to_string(nodes * 8) + ", gpus_per_node: 8, dp: 1, nodes_per_replica: " +
+                          std::to_string(nodes) + ", work_s: 1800000}\n"
+                          "failures: {processes: [{name: r, component: rack, rate_per_domain_day: 0.1, nodes_per_domain: 32}]}\n"
+                          "recovery: {detection_s: 0, eviction_s: 300, hot_spare_s: 0, restart_s: 600, rendezvous_base_s: 0, "
+                          "warmup_s: 0, spares: 40}\n"
+                          "checkpoint: {strategy: sync-remote, interval_minutes: 117, write_s: 300, read_s: 0}\n"
+                          "simulation: {replicas: 1000, seed: 1, search: false}\n";
+    const GoodputConfig c = parse_goodput(y, "rack.yaml");
+    const Batch b = simulate_batch(build_model(c), 1000, 1, 0);
+    double p = 0, w = 0, requeues = 0;
+    for (const auto& r : b.replicas) {
+      p += r.productive_s;
+      w += r.wall_s;
+      requeues += double(r.requeues) / 1000;
+    }
+    return std::make_tuple(p / w, requeues, c);
+  };
+  const auto [e32, q32, c32] = run(32);
+  const auto [e33, q33, c33] = run(33);
+  const auto [e64, q64, c64] = run(64);
+  EXPECT_LT(e33, e32);
+  EXPECT_GT(e33, e64 + 0.001) << e33 << " against " << e64;
+  EXPECT_LT(q33, 0.5 * q64) << q33 << " against " << q64;
+  // The closed forms' view: two sizes, alike, and the pool loaded by both.
+  const auto sizes = c33.loss_sizes(c33.processes[0]);
+  ASSERT_EQ(sizes.size(), 2u);
+  EXPECT_DOUBLE_EQ(sizes[0].first, 0.5);
+  EXPECT_EQ(sizes[0].second, 32);
+  EXPECT_DOUBLE_EQ(sizes[1].first, 0.5);
+  EXPECT_EQ(sizes[1].second, 1);
+  EXPECT_EQ(c64.loss_sizes(c64.processes[0]).size(), 1u);
+  // Node losses per node per second: 0.1 a day per rack, 33 nodes lost over 2 racks' events.
+  EXPECT_NEAR(c33.node_loss_rate_per_node_s() * 86400.0, 0.1 * 2 * (32 + 1) / 2.0 / 33.0, 1e-12);
+  EXPECT_LT(c33.requeue_share(c33.processes[0]), c64.requeue_share(c64.processes[0]));
 }

@@ -741,3 +741,62 @@ TEST(RunGoodput, KnobsSolvedOnTheSearchReplicasHoldAtTheHeadlines) {
     EXPECT_GE(solved, 2) << "seed " << seed;
   }
 }
+
+// Question (2026-12-07 review): is the interval knob resolved as the other knobs are, to 0.1%?
+// Its bisection stopped at a 2% bracket: Daly's job (24 h MTBF, 300 s saves, 600 s restarts) at
+// 1,500 s for a 0.89 target was told 3,279.93 s (ETTR 0.8907) where about 3,245 s reaches 0.89.
+TEST(RunGoodput, TheIntervalKnobIsResolvedToATenthOfAPercent) {
+  const std::string y =
+      "job: {num_gpus: 8, gpus_per_node: 8, dp: 1, nodes_per_replica: 1, work_s: 1800000}\n"
+      "failures: {processes: [{name: crash, component: software, kind: interrupt, mtbf_hours: 24}]}\n"
+      "recovery: {detection_s: 0, eviction_s: 0, replacement: hot-spare, hot_spare_s: 0, restart_s: 600, rendezvous_base_s: 0, warmup_s: 0}\n"
+      "checkpoint: {strategy: sync-remote, interval_s: 1500, write_s: 300, read_s: 0}\n"
+      "simulation: {replicas: 2000, seed: 1, target_ettr: 0.89}\n";
+  const GoodputConfig c = parse_goodput(y, "daly.yaml");
+  const auto r = run_goodput(c);
+  ASSERT_LT(r.number("ettr_fraction"), 0.89);
+  const auto* k = r.table("knobs");
+  ASSERT_NE(k, nullptr);
+  ASSERT_EQ(k->column("knob").str[0], "checkpoint_interval_s");
+  ASSERT_EQ(k->column("reachable").str[0], "yes");
+  const double tau = k->column("required_value").f64[0], at = k->column("ettr_at_required_fraction").f64[0];
+  EXPECT_GE(at, 0.89);
+  EXPECT_LT(at - 0.89, 2e-4) << tau;
+  EXPECT_LT(tau, 3260.0) << at;
+  // The search's replicas (the headline's first 200) just reach their shifted target there, and
+  // miss it 0.5% nearer the configured interval.
+  const double bias = simulated_mean_ettr(c, c.sim.search_replicas) - r.number("ettr_fraction");
+  GoodputConfig at_tau = c, below = c;
+  at_tau.checkpoint.interval_s = tau;
+  below.checkpoint.interval_s = tau / 1.005;
+  EXPECT_GE(simulated_mean_ettr(at_tau, c.sim.search_replicas), 0.89 + bias);
+  EXPECT_LT(simulated_mean_ettr(below, c.sim.search_replicas), 0.89 + bias);
+}
+
+// Question (2026-12-07 review): does no interval the output offers exceed the job? With failures
+// rare (rate_scale 1e-9) the 54-day example's sweep rounded the job's length up to whole steps,
+// 4,665,602.5 s for 4,665,600 s, and the strategies table gave sync-remote's Daly interval,
+// 7,954,180 s.
+TEST(RunGoodput, NoIntervalIsLongerThanTheJob) {
+  auto c = load_goodput(std::string(SEXTANT_SOURCE_DIR) + "/data/examples/goodput-llama3-405b-16k.yaml");
+  c.failure_rate_scale = 1e-9;
+  resolve_interval(c);
+  c.sim.replicas = 20;
+  c.sim.search_replicas = 10;
+  const double job = c.job.horizon_s;
+  ASSERT_DOUBLE_EQ(job, 54 * 86400.0);
+  const auto r = run_goodput(c);
+  EXPECT_LE(r.number("optimal_interval_sim_s"), job);
+  for (double iv : r.table("ettr_vs_interval")->column("interval_s").f64) EXPECT_LE(iv, job);
+  const auto* s = r.table("strategies");
+  ASSERT_NE(s, nullptr);
+  for (size_t i = 0; i < s->rows(); ++i) EXPECT_LE(s->column("interval_s").f64[i], job) << s->column("strategy").str[i];
+  // A rule gives the job's length in whole steps at most.
+  GoodputConfig d = c;
+  d.checkpoint.strategy = "sync-remote";
+  d.checkpoint.impl = make_checkpoint_registry().create("sync-remote", {}, nullptr);
+  d.checkpoint.interval_rule = "daly";
+  resolve_interval(d);
+  EXPECT_LE(d.checkpoint.interval_s, job);
+  EXPECT_GT(d.checkpoint.interval_s, job - 6.5);
+}
