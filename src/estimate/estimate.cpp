@@ -8,6 +8,8 @@
 #include <initializer_list>
 #include <iterator>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <tuple>
 
 namespace sextant {
@@ -454,6 +456,17 @@ struct WeightOps {
   }
 };
 
+// Estimator::collective_time_s of c and, where wire_s is given, its collective_wire_s, from one
+// choice of algorithm: the two ask the registry for the same (bytes per call, group, fabric). Review
+// of 2026-12-07 (the plan search's speed): eval_steps asked twice for every collective on the card.
+double collective_time_and_wire_s(const Estimator& est, const Collective& c, const Workload& w, const Fabric& f, double* wire_s) {
+  const ir::Group& g = w.group_of(c);
+  const int calls = std::max(1, c.calls);
+  const CollectiveChoice ch = est.collectives().best(c.kind, c.calls <= 1 ? c.bytes : c.bytes / c.calls, g, f, c.traffic);
+  if (wire_s) *wire_s = ch.algorithm ? calls * std::max(0.0, ch.time_s - ch.algorithm->latency_s(c.kind, g, f, c.traffic)) : 0.0;
+  return c.calls <= 1 ? ch.time_s : c.calls * ch.time_s;
+}
+
 // One execution of a list of steps. Overlapped communication hides behind this list's compute;
 // the excess is exposed (attributed to the groups in proportion) and counted as blocking time;
 // overlapped communication slows the compute it overlaps by the interference fraction.
@@ -477,15 +490,15 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps, WeightOps* wei
       local.add_class(op->cls, t);
     } else {
       const auto& col = std::get<Collective>(st);
-      const double t = c.est.collective_time_s(col, c.w, c.fabric);
-      local.add_comm(col.group, t);
-      const bool dp = col.group == GroupKind::DP || col.group == GroupKind::EDP;
       const bool nic = c.w.group_of(col).domains > 1;
       // The card is busy for the bandwidth part only. Before 2026-12-06 the whole time counted,
       // latency included: a tp 16 all-gather across B200 nodes is 69% latency (47 of 68 us), and
       // GPT-3 1.3B at tp 16 with ZeRO-3 and both overlaps read 0.0286 s with grad_reduce on or
       // off, its gradient overlap cancelled (simulate: 0.0251 s and 0.0288 s; review).
-      const double wire = nic ? c.est.collective_wire_s(col, c.w, c.fabric) : 0.0;
+      double wire = 0.0;
+      const double t = collective_time_and_wire_s(c.est, col, c.w, c.fabric, nic ? &wire : nullptr);
+      local.add_comm(col.group, t);
+      const bool dp = col.group == GroupKind::DP || col.group == GroupKind::EDP;
       if (nic && !dp) local.nic_comm_s += wire;
       if (col.overlappable && col.hides_behind_next) {
         // Only the next compute step hides it (ring attention beside its attention).
@@ -1473,6 +1486,13 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
   double wait = 0;  // before rank r's first forward: the ranks before it run theirs
   ChunkDpUnits units;
   std::vector<CardRelease> releases;
+  // One repetition's (offset in its unit, weight elements) per layer template (below).
+  struct KnownProfile {
+    int template_id = -1;
+    double params = 0, pass_start = 0;
+    std::vector<std::pair<double, double>> profile;
+  };
+  std::vector<KnownProfile> known_profiles;
   for (int r = 0; r < p; ++r) {
     const auto& stage = w.stages[static_cast<size_t>(r)];
     const auto& sw = w.step_per_stage[static_cast<size_t>(r)];
@@ -1556,6 +1576,20 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
           const auto& b = ch.blocks[i];
           const BlockTimes& bt = block_times(b);
           auto window = [](const PassTime& x) { return x.compute_s + x.blocking_comm_s; };
+          // A layer template's profile is the same on every chunk of every rank (its steps and
+          // times are): worked out once per template and parameter count (review of 2026-12-07:
+          // recomputing each op's time twice per chunk took a tenth of the 405B plan search).
+          const KnownProfile* known = nullptr;
+          if (b.template_id >= 0)
+            for (const auto& kp : known_profiles)
+              if (kp.template_id == b.template_id && kp.params == b.params) known = &kp;
+          if (known) {
+            for (int rep = 0; rep < b.count; ++rep) {
+              for (const auto& [offset, elements] : known->profile) release(at + offset, elements);
+              at += known->pass_start;
+            }
+            continue;
+          }
           profile.clear();
           double released = 0, pass_start = window(bt.recompute);
           for (const auto* pass : {&b.backward_input, &b.backward_weight}) {
@@ -1574,6 +1608,7 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
             pass_start += window(pt);
           }
           profile.emplace_back(pass_start, b.params - released);
+          if (b.template_id >= 0) known_profiles.push_back({b.template_id, b.params, pass_start, profile});
           for (int rep = 0; rep < b.count; ++rep) {
             for (const auto& [offset, elements] : profile) release(at + offset, elements);
             at += pass_start;
@@ -1599,109 +1634,69 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
 // last backward, or its last weight pass where the schedule splits them); null: none.
 // run_open_extra[r v + c] and run_close_extra[r v + c] are added to the items that open and close
 // each run of chunk c's in-flight micro-batches on rank r (ir::run_edges); null: none.
-std::vector<double> order_rank_ends_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m,
-                                      const std::vector<std::vector<ScheduleItem>>& orders, const double* first_fwd_extra,
+// The order comes compiled (ir::OrderWalk, shared across the plans of a search; before the review
+// of 2026-12-07 each call rebuilt the orders and scanned them per chunk): the same sums, bit for bit.
+std::vector<double> order_rank_ends_s(const ir::OrderWalk& walk, const StageTimes& t, const double* first_fwd_extra,
                                       const double* last_grad_extra, const double* run_open_extra = nullptr,
                                       const double* run_close_extra = nullptr) {
-  const bool split = s.splits_weight_gradient();
-  const size_t M = static_cast<size_t>(m), P = static_cast<size_t>(p), V = static_cast<size_t>(v);
-  const int nvs = p * v;
-  std::vector<int> vstage(P * V);
-  for (int r = 0; r < p; ++r)
-    for (int c = 0; c < v; ++c) vstage[static_cast<size_t>(r) * V + static_cast<size_t>(c)] = s.virtual_stage(r, c, p, v);
-  std::vector<std::vector<double>> extra(P);
-  size_t remaining = 0;
-  for (size_t r = 0; r < P; ++r) {
-    const auto& o = orders[r];
-    remaining += o.size();
-    extra[r].assign(o.size(), 0.0);
-    if (!first_fwd_extra && !last_grad_extra) continue;
-    for (size_t c = 0; c < V; ++c) {
-      const auto grad_kind = split ? ScheduleItem::Weight : ScheduleItem::Backward;
-      size_t first = o.size(), last = o.size();
-      for (size_t k = 0; k < o.size(); ++k) {
-        if (static_cast<size_t>(o[k].chunk) != c) continue;
-        if (o[k].kind == ScheduleItem::Forward && first == o.size()) first = k;
-        if (o[k].kind == grad_kind) last = k;
-      }
-      if (first_fwd_extra && first < o.size()) extra[r][first] += first_fwd_extra[r * V + c];
-      if (last_grad_extra && last < o.size()) extra[r][last] += last_grad_extra[r * V + c];
-    }
-  }
-  if (run_open_extra || run_close_extra)
-    for (size_t r = 0; r < P; ++r) {
-      const auto& o = orders[r];
-      const ir::RunEdges edges = ir::run_edges(o, v, split, p > 1);
-      for (size_t k = 0; k < o.size(); ++k) {
-        const size_t at = r * V + static_cast<size_t>(o[k].chunk);
-        if (run_open_extra && edges.opens[k]) extra[r][k] += run_open_extra[at];
-        if (run_close_extra && edges.closes[k]) extra[r][k] += run_close_extra[at];
-      }
-    }
-  std::vector<double> f_end(static_cast<size_t>(nvs) * M, -1.0), b_end(static_cast<size_t>(nvs) * M, -1.0), free_at(P, 0.0);
-  std::vector<size_t> pos(P, 0);
-  const bool by_chunk = t.chunk_forward_s.size() == P * V && t.chunk_backward_s.size() == P * V && t.chunk_weight_s.size() == P * V;
-  auto fwd_of = [&](size_t R, int c) { return by_chunk ? t.chunk_forward_s[R * V + static_cast<size_t>(c)] : t.forward_s[R] / v; };
-  auto wgt_of = [&](size_t R, int c) { return by_chunk ? t.chunk_weight_s[R * V + static_cast<size_t>(c)] : t.weight_s[R] / v; };
-  auto bwd_of = [&](size_t R, int c) {
-    return (by_chunk ? t.chunk_backward_s[R * V + static_cast<size_t>(c)] : t.backward_s[R] / v) - (split ? wgt_of(R, c) : 0.0);
+  const bool split = walk.split;
+  const int v = walk.v;
+  const size_t P = static_cast<size_t>(walk.p), V = static_cast<size_t>(v);
+  // Per item: what is added to it. Kept all zero between calls (only the items set here are reset
+  // after), sized once per thread.
+  thread_local std::vector<double> extra;
+  if (extra.size() < walk.items()) extra.resize(walk.items(), 0.0);
+  thread_local std::vector<int32_t> touched;
+  touched.clear();
+  auto add = [&](int32_t id, double x) {
+    extra[static_cast<size_t>(id)] += x;
+    touched.push_back(id);
   };
-  while (remaining > 0) {
-    bool progress = false;
-    for (size_t R = 0; R < P; ++R) {
-      const auto& o = orders[R];
-      while (pos[R] < o.size()) {
-        const size_t k = pos[R];
-        const ScheduleItem& it = o[k];
-        if (it.with_next && k + 1 < o.size()) {
-          const ScheduleItem& nb = o[k + 1];
-          const size_t VF = static_cast<size_t>(vstage[R * V + static_cast<size_t>(it.chunk)]);
-          const size_t VB = static_cast<size_t>(vstage[R * V + static_cast<size_t>(nb.chunk)]);
-          double dep = 0;
-          if (VF > 0) {
-            const double d = f_end[(VF - 1) * M + static_cast<size_t>(it.microbatch)];
-            if (d < 0) break;
-            dep = d;
-          }
-          if (static_cast<int>(VB) < nvs - 1) {
-            const double d = b_end[(VB + 1) * M + static_cast<size_t>(nb.microbatch)];
-            if (d < 0) break;
-            dep = std::max(dep, d);
-          }
-          // A full backward's weight pass inside the pair, before both outputs (2026-12-07 review).
-          const bool full = ir::weight_joins_backward(o, k + 1);
-          const double end = std::max(free_at[R], dep) + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk) + extra[R][k] + extra[R][k + 1] +
-                             (full ? wgt_of(R, nb.chunk) + extra[R][k + 2] : 0.0);
-          f_end[VF * M + static_cast<size_t>(it.microbatch)] = b_end[VB * M + static_cast<size_t>(nb.microbatch)] = free_at[R] = end;
-          pos[R] += full ? 3 : 2;
-          remaining -= full ? 3 : 2;
-          progress = true;
-          continue;
-        }
-        const size_t VS = static_cast<size_t>(vstage[R * V + static_cast<size_t>(it.chunk)]), i = static_cast<size_t>(it.microbatch);
-        double dep = 0, dur = 0;
-        if (it.kind == ScheduleItem::Forward) {
-          if (VS > 0 && (dep = f_end[(VS - 1) * M + i]) < 0) break;
-          dur = fwd_of(R, it.chunk);
-        } else if (it.kind == ScheduleItem::Backward) {
-          if (static_cast<int>(VS) < nvs - 1 && (dep = b_end[(VS + 1) * M + i]) < 0) break;
-          dur = bwd_of(R, it.chunk);
-        } else {
-          dur = wgt_of(R, it.chunk);
-        }
-        const bool full = ir::weight_joins_backward(o, k);  // its weight pass before its send
-        if (full) dur += wgt_of(R, it.chunk) + extra[R][k + 1];
-        const double end = std::max(free_at[R], dep) + dur + extra[R][k];
-        if (it.kind == ScheduleItem::Forward) f_end[VS * M + i] = end;
-        if (it.kind == ScheduleItem::Backward) b_end[VS * M + i] = end;
-        free_at[R] = end;
-        pos[R] += full ? 2 : 1;
-        remaining -= full ? 2 : 1;
-        progress = true;
-      }
+  if (first_fwd_extra || last_grad_extra)
+    for (size_t k = 0; k < P * V; ++k) {
+      if (first_fwd_extra && walk.first_forward_item[k] >= 0) add(walk.first_forward_item[k], first_fwd_extra[k]);
+      if (last_grad_extra && walk.last_grad_item[k] >= 0) add(walk.last_grad_item[k], last_grad_extra[k]);
     }
-    if (!progress) break;  // not for a valid order (validate_schedule)
+  if (run_open_extra)
+    for (const auto& [id, at] : walk.run_opens) add(id, run_open_extra[at]);
+  if (run_close_extra)
+    for (const auto& [id, at] : walk.run_closes) add(id, run_close_extra[at]);
+  std::vector<double> free_at(P, 0.0);
+  thread_local std::vector<double> end_at, fwd, bwd, wgt;
+  end_at.resize(walk.units.size());
+  fwd.resize(P * V);
+  bwd.resize(P * V);
+  wgt.resize(P * V);
+  const bool by_chunk = t.chunk_forward_s.size() == P * V && t.chunk_backward_s.size() == P * V && t.chunk_weight_s.size() == P * V;
+  for (size_t R = 0; R < P; ++R)
+    for (size_t c = 0; c < V; ++c) {
+      const size_t k = R * V + c;
+      fwd[k] = by_chunk ? t.chunk_forward_s[k] : t.forward_s[R] / v;
+      wgt[k] = by_chunk ? t.chunk_weight_s[k] : t.weight_s[R] / v;
+      bwd[k] = (by_chunk ? t.chunk_backward_s[k] : t.backward_s[R] / v) - (split ? wgt[k] : 0.0);
+    }
+  const double* ex = extra.data();
+  for (size_t n = 0; n < walk.units.size(); ++n) {
+    const ir::OrderWalk::Unit& u = walk.units[n];
+    const size_t R = static_cast<size_t>(u.rank), at = R * V + static_cast<size_t>(u.chunk), k = static_cast<size_t>(u.item);
+    if (u.kind == ir::OrderWalk::kPair) {
+      const size_t bt = R * V + static_cast<size_t>(u.chunk2);
+      double dep = 0;
+      if (u.dep >= 0) dep = end_at[static_cast<size_t>(u.dep)];
+      if (u.dep2 >= 0) dep = std::max(dep, end_at[static_cast<size_t>(u.dep2)]);
+      // A full backward's weight pass inside the pair, before both outputs (2026-12-07 review).
+      end_at[n] = free_at[R] = std::max(free_at[R], dep) + fwd[at] + bwd[bt] + ex[k] + ex[k + 1] + (u.full ? wgt[bt] + ex[k + 2] : 0.0);
+      continue;
+    }
+    const double dep = u.dep >= 0 ? end_at[static_cast<size_t>(u.dep)] : 0.0;
+    double dur;
+    if (u.kind == ScheduleItem::Forward) dur = fwd[at];
+    else if (u.kind == ScheduleItem::Backward) dur = bwd[at];
+    else dur = wgt[at];
+    if (u.full) dur += wgt[at] + ex[k + 1];  // its weight pass before its send
+    end_at[n] = free_at[R] = std::max(free_at[R], dep) + dur + ex[k];
   }
+  for (const int32_t id : touched) extra[static_cast<size_t>(id)] = 0.0;
   return free_at;
 }
 
@@ -1712,17 +1707,18 @@ std::vector<double> order_rank_ends_s(const PipelineSchedule& s, const StageTime
 // first stage the other ranks' last backwards end well before stage 0 needs their gradients, and
 // their buckets' stretch never reaches the step's end (review of 2026-12-06: every rank's stretch
 // had been added to every rank's end).
-std::vector<double> card_end_delays(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, const CardStretch& cs) {
+// base: the walk's ends without additions, shared with root_end_delays (empty: not yet timed).
+std::vector<double> card_end_delays(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, const CardStretch& cs,
+                                    const ir::OrderCache* orders, std::vector<double>& base) {
   std::vector<double> out(static_cast<size_t>(p), 0.0);
   if (p <= 1) {
     for (size_t r = 0; r < out.size() && r < cs.rank_s.size(); ++r) out[r] = cs.rank_s[r];
     return out;
   }
   const int64_t walk = order_walk_microbatches(s, p, v, m);
-  std::vector<std::vector<ScheduleItem>> orders(static_cast<size_t>(p));
-  for (int r = 0; r < p; ++r) orders[static_cast<size_t>(r)] = s.order(r, p, v, walk);
-  const std::vector<double> base = order_rank_ends_s(s, t, p, v, walk, orders, nullptr, nullptr);
-  const std::vector<double> with = order_rank_ends_s(s, t, p, v, walk, orders, cs.first_fwd_s.data(), cs.last_grad_s.data());
+  const auto compiled = ir::order_walk(s, p, v, walk, orders);
+  if (base.empty()) base = order_rank_ends_s(*compiled, t, nullptr, nullptr);
+  const std::vector<double> with = order_rank_ends_s(*compiled, t, cs.first_fwd_s.data(), cs.last_grad_s.data());
   for (size_t r = 0; r < out.size(); ++r) out[r] = std::max(0.0, with[r] - base[r]);
   return out;
 }
@@ -1772,7 +1768,61 @@ Block without_per_run(const Block& b) {
   }
   return out;
 }
-RootRuns root_runs(const Workload& w, const PipelineSchedule& sched) {
+// What root_runs reads of rank r's order (m micro-batches): each chunk's runs (ir::run_edges) and,
+// for a chunk of one run, whether it opens with the pipeline's first item and closes with the
+// rank's last (RootRuns::opens_first, closes_last). Depends on (schedule, r, p, v, m) alone: the
+// plan search keeps it (RunShapeCache; review of 2026-12-07, the order had been rebuilt for every
+// ZeRO-3 estimate).
+struct RankRunShape {
+  std::vector<int64_t> runs;
+  bool empty_order = true;
+  std::vector<char> opens_first, closes_last;  // per chunk: meaningful where runs[c] == 1
+};
+RankRunShape rank_run_shape(const PipelineSchedule& sched, int r, int p, int v, int64_t m) {
+  RankRunShape out;
+  const auto order = sched.order(r, p, v, m);
+  const ir::RunEdges e = ir::run_edges(order, v, sched.splits_weight_gradient(), p > 1);
+  out.runs = e.runs;
+  out.empty_order = order.empty();
+  out.opens_first.assign(e.runs.size(), 0);
+  out.closes_last.assign(e.runs.size(), 0);
+  if (order.empty()) return out;
+  const ScheduleItem& first = order.front();
+  // The last item sends nothing: a weight pass that no backward joins (its send waits for it),
+  // or a backward of virtual stage 0; and it is no pair's backward (the pair's forward sends
+  // when both end).
+  const size_t n = order.size() - 1;
+  const ScheduleItem& last = order[n];
+  const size_t b = last.kind == ScheduleItem::Weight && n > 0 && ir::weight_joins_backward(order, n - 1) ? n - 1 : n;
+  const bool pair = b > 0 && order[b - 1].with_next;
+  const bool sends = order[b].kind == ScheduleItem::Backward && sched.virtual_stage(r, order[b].chunk, p, v) > 0;
+  for (size_t c = 0; c < e.runs.size(); ++c) {
+    out.opens_first[c] = e.opens[0] && static_cast<size_t>(first.chunk) == c && first.microbatch == 0 && sched.virtual_stage(r, first.chunk, p, v) == 0;
+    out.closes_last[c] = e.closes[n] && static_cast<size_t>(last.chunk) == c && !pair && !sends;
+  }
+  return out;
+}
+// rank_run_shape per (schedule, r, p, v, m), kept up to kMaxEntries. Thread-safe.
+class RunShapeCache {
+ public:
+  static constexpr size_t kMaxEntries = size_t{1} << 16;
+  std::shared_ptr<const RankRunShape> get(const PipelineSchedule& s, int r, int p, int v, int64_t m) const {
+    const auto key = std::make_tuple(&s, r, p, v, m);
+    {
+      const std::lock_guard<std::mutex> lock(mu_);
+      if (const auto it = shapes_.find(key); it != shapes_.end()) return it->second;
+    }
+    auto shape = std::make_shared<const RankRunShape>(rank_run_shape(s, r, p, v, m));
+    const std::lock_guard<std::mutex> lock(mu_);
+    if (shapes_.size() >= kMaxEntries) return shape;
+    return shapes_.emplace(key, shape).first->second;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::map<std::tuple<const PipelineSchedule*, int, int, int, int64_t>, std::shared_ptr<const RankRunShape>> shapes_;
+};
+RootRuns root_runs(const Workload& w, const PipelineSchedule& sched, const RunShapeCache* shapes) {
   RootRuns out;
   const int p = static_cast<int>(w.stages.size());
   out.v = w.stages.empty() ? 1 : static_cast<int>(w.stages[0].chunks.size());
@@ -1805,27 +1855,17 @@ RootRuns root_runs(const Workload& w, const PipelineSchedule& sched) {
       any = any || chunk_has[c];
     }
     if (!any) continue;
-    const auto order = sched.order(r, p, out.v, out.m);
-    const ir::RunEdges e = ir::run_edges(order, out.v, sched.splits_weight_gradient(), p > 1);
-    for (size_t c = 0; c < chunks.size() && c < e.runs.size(); ++c) {
+    const std::shared_ptr<const RankRunShape> shape =
+        shapes ? shapes->get(sched, r, p, out.v, out.m) : std::make_shared<const RankRunShape>(rank_run_shape(sched, r, p, out.v, out.m));
+    for (size_t c = 0; c < chunks.size() && c < shape->runs.size(); ++c) {
       if (!chunk_has[c]) continue;
       const size_t k = static_cast<size_t>(r) * static_cast<size_t>(out.v) + c;
-      out.runs[k] = e.runs[c];
+      out.runs[k] = shape->runs[c];
       out.any_edged = out.any_edged || out.edged(r, c);
-      if (e.runs[c] != 1 || order.empty()) continue;
+      if (shape->runs[c] != 1 || shape->empty_order) continue;
       if (out.opens_first.empty()) out.opens_first.assign(out.runs.size(), 0), out.closes_last.assign(out.runs.size(), 0);
-      const ScheduleItem& first = order.front();
-      out.opens_first[k] = e.opens[0] && static_cast<size_t>(first.chunk) == c && first.microbatch == 0 &&
-                           sched.virtual_stage(r, first.chunk, p, out.v) == 0;
-      // The last item sends nothing: a weight pass that no backward joins (its send waits for it),
-      // or a backward of virtual stage 0; and it is no pair's backward (the pair's forward sends
-      // when both end).
-      const size_t n = order.size() - 1;
-      const ScheduleItem& last = order[n];
-      const size_t b = last.kind == ScheduleItem::Weight && n > 0 && ir::weight_joins_backward(order, n - 1) ? n - 1 : n;
-      const bool pair = b > 0 && order[b - 1].with_next;
-      const bool sends = order[b].kind == ScheduleItem::Backward && sched.virtual_stage(r, order[b].chunk, p, out.v) > 0;
-      out.closes_last[k] = e.closes[n] && static_cast<size_t>(last.chunk) == c && !pair && !sends;
+      out.opens_first[k] = shape->opens_first[c];
+      out.closes_last[k] = shape->closes_last[c];
     }
   }
   return out;
@@ -1858,7 +1898,8 @@ struct RootStep {
 // card_end_delays). Runs beyond the walk (none in the built-in schedules, where a chunk holding the
 // unit runs once a step or every micro-batch, the latter not edged) add theirs to their rank's end.
 std::vector<double> root_end_delays(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, const RootRuns& roots,
-                                    const std::vector<double>& open_s, const std::vector<double>& close_s) {
+                                    const std::vector<double>& open_s, const std::vector<double>& close_s, const ir::OrderCache* orders,
+                                    std::vector<double>& base) {
   std::vector<double> out(static_cast<size_t>(p), 0.0);
   // Where every edged chunk's one run opens with the pipeline's first item and closes with its
   // rank's last (RootRuns::opens_first, closes_last), the walk would shift every rank by the one and
@@ -1880,19 +1921,17 @@ std::vector<double> root_end_delays(const PipelineSchedule& s, const StageTimes&
     return out;
   }
   const int64_t walk = order_walk_microbatches(s, p, v, m);
-  std::vector<std::vector<ScheduleItem>> orders(static_cast<size_t>(p));
-  for (int r = 0; r < p; ++r) orders[static_cast<size_t>(r)] = s.order(r, p, v, walk);
-  const std::vector<double> base = order_rank_ends_s(s, t, p, v, walk, orders, nullptr, nullptr);
-  const std::vector<double> with = order_rank_ends_s(s, t, p, v, walk, orders, nullptr, nullptr, open_s.data(), close_s.data());
+  const auto compiled = ir::order_walk(s, p, v, walk, orders);
+  if (base.empty()) base = order_rank_ends_s(*compiled, t, nullptr, nullptr);
+  const std::vector<double> with = order_rank_ends_s(*compiled, t, nullptr, nullptr, open_s.data(), close_s.data());
   for (int r = 0; r < p; ++r) {
     const size_t R = static_cast<size_t>(r);
     out[R] = std::max(0.0, with[R] - base[R]);
     if (walk >= m) continue;
-    const ir::RunEdges walked = ir::run_edges(orders[R], v, s.splits_weight_gradient(), p > 1);
     for (size_t c = 0; c < static_cast<size_t>(v); ++c) {
       if (!roots.edged(r, c)) continue;
       const size_t k = R * static_cast<size_t>(v) + c;
-      const int64_t more = roots.runs_of(r, c) - (c < walked.runs.size() ? walked.runs[c] : 0);
+      const int64_t more = roots.runs_of(r, c) - compiled->runs[k];  // ir::run_edges of the walked order
       if (more > 0) out[R] += static_cast<double>(more) * (open_s[k] + close_s[k]);
     }
   }
@@ -1900,6 +1939,15 @@ std::vector<double> root_end_delays(const PipelineSchedule& s, const StageTimes&
 }
 
 }  // namespace
+
+struct EstimatorCaches {
+  ir::OrderCache orders;
+  RunShapeCache run_shapes;
+};
+Estimator::Estimator() : caches_(std::make_unique<EstimatorCaches>()) {}
+Estimator::~Estimator() = default;
+Estimator::Estimator(Estimator&&) noexcept = default;
+Estimator& Estimator::operator=(Estimator&&) noexcept = default;
 
 double lowp_gemm_weight_elements(const Block& b) {
   double elements = 0;
@@ -1965,12 +2013,29 @@ MemoryBreakdown stage_memory(const Workload& w, int pp_rank, double activations_
   double gathered = 0;
   if (z >= 3) {
     double root = 0, root_max = 0, layer = 0, tensor = 0;
+    // largest_weight_elements reads a block's forward steps, its parameters and its name: once per
+    // layer template and parameter count (blocks of one template_id have identical step lists;
+    // scanning every copy took 4% of the 405B plan search; review of 2026-12-07).
+    struct Largest {
+      int template_id;
+      double params, elements;
+    };
+    Largest seen[8];
+    int nseen = 0;
+    auto largest_of = [&](const ir::Block& b) {
+      if (b.template_id < 0) return ir::largest_weight_elements(b, s);
+      for (int i = 0; i < nseen; ++i)
+        if (seen[i].template_id == b.template_id && seen[i].params == b.params) return seen[i].elements;
+      const double x = ir::largest_weight_elements(b, s);
+      if (nseen < 8 && b.name != "embedding" && b.name != "mtp_embedding") seen[nseen++] = {b.template_id, b.params, x};
+      return x;
+    };
     for (const auto& ch : st.chunks)
       for (const auto& b : ch.blocks) {
         // Only what is sharded is gathered: with dp x cp 1 the dense weights are whole already
         // (they had been counted a second time, 0.69 GB for Llama 3 70B; 2026-12-04 review).
         const double g = (dshard > 1 ? b.params - b.expert_params : 0.0) + (eshard > 1 ? b.expert_params : 0.0);
-        if (g > 0) tensor = std::max(tensor, std::min(g, ir::largest_weight_elements(b, s)));
+        if (g > 0) tensor = std::max(tensor, std::min(g, largest_of(b)));
         if (ir::is_root_block(b)) {
           root += g;
           root_max = std::max(root_max, g);
@@ -2090,7 +2155,8 @@ StepEstimate Estimator::run(const Workload& w) const {
   }
   ChunkDpUnits units;  // one chunk's at a time; its capacity reused (the plan search's hot path)
   // ZeRO-3's root unit: gathered and reduced once a run of in-flight micro-batches (RootRuns).
-  const RootRuns roots = root_runs(w, sched);
+  const ir::OrderCache* orders = caches_ ? &caches_->orders : nullptr;
+  const RootRuns roots = root_runs(w, sched, caches_ ? &caches_->run_shapes : nullptr);
   std::vector<double> root_open_s, root_close_s;  // p x v: what opening and closing a run adds
   if (roots.any_edged) {
     root_open_s.assign(static_cast<size_t>(p) * static_cast<size_t>(v), 0.0);
@@ -2185,8 +2251,8 @@ StepEstimate Estimator::run(const Workload& w) const {
   std::vector<double> order_ends;
   double order_pipe = 0;
   std::vector<double> chunk_grad_ends, chunk_fwd_starts;
-  if (p > 1 && sched.drain_from_order()) order_pipe = order_time_s(sched, times, p, v, m, &order_ends, &chunk_grad_ends, &chunk_fwd_starts);
-  const double pipe = (order_ends.empty() ? sched.pipeline_time_s(times, p, v, m) : order_pipe) + fill_drain_p2p_s;
+  if (p > 1 && sched.drain_from_order()) order_pipe = order_time_s(sched, times, p, v, m, &order_ends, &chunk_grad_ends, &chunk_fwd_starts, orders);
+  const double pipe = (order_ends.empty() ? sched.pipeline_time_cached_s(times, p, v, m, orders) : order_pipe) + fill_drain_p2p_s;
   double step = 0;
   int critical = 0;
   double crit_sync = 0, crit_opt = 0, crit_gather = 0, crit_dp_slow = 0;
@@ -2273,15 +2339,16 @@ StepEstimate Estimator::run(const Workload& w) const {
     }
   }
   // How far each rank's end moves by them, through the pipeline's order (card_end_delays).
+  std::vector<double> walk_base;  // the bounded walk's rank ends without additions: timed once for both delays below
   std::vector<double> card_delay(static_cast<size_t>(p), 0.0);
   {
     double any = 0;
     for (const double x : card_stretch.rank_s) any += x;
-    if (any > 0) card_delay = card_end_delays(sched, times, p, v, m, card_stretch);
+    if (any > 0) card_delay = card_end_delays(sched, times, p, v, m, card_stretch, orders, walk_base);
   }
   // How far each rank's end moves by the root unit's runs on edged chunks (root_end_delays).
   std::vector<double> root_delay(static_cast<size_t>(p), 0.0);
-  if (roots.any_edged) root_delay = root_end_delays(sched, times, p, v, m, roots, root_open_s, root_close_s);
+  if (roots.any_edged) root_delay = root_end_delays(sched, times, p, v, m, roots, root_open_s, root_close_s, orders, walk_base);
   double crit_card = 0;
   // Each rank's end in two parts: up to the tied embedding's all-reduce (which its two ranks start
   // together) and from it on (the all-reduce, the optimizer, the exposed gathers).
@@ -2763,7 +2830,7 @@ std::vector<OpStat> op_table(const Workload& w, int pp_rank, const Estimator& es
   double nic_wire_of_group[kGroupKinds] = {};
   int unique = 0;
   // The root unit's collectives run once a run of in-flight micro-batches (RootRuns).
-  const RootRuns roots = root_runs(w, est.schedules().get(w.schedule));
+  const RootRuns roots = root_runs(w, est.schedules().get(w.schedule), nullptr);
   for (size_t ci = 0; ci < stage.chunks.size(); ++ci)
     for (const auto& b : stage.chunks[ci].blocks) {
       const int key = b.template_id >= 0 ? b.template_id : -1 - unique++;
@@ -3221,7 +3288,7 @@ std::vector<StageStat> stage_table(const Workload& w, const Estimator& est) {
   const auto& sched = est.schedules().get(w.schedule);
   const bool split_weight = sched.splits_weight_gradient();
   const double fill_drain_s = interleaved_fill_drain_s(est, w, c.fabric);
-  const RootRuns roots = root_runs(w, sched);
+  const RootRuns roots = root_runs(w, sched, nullptr);
   std::vector<StageStat> rows;
   for (int r = 0; r < p; ++r) {
     StageStat st;

@@ -116,9 +116,14 @@ double compute_time_s(const ir::ComputeOp& op, const Accelerator& acc);  // comp
 
 // The estimator owns its registries (collective algorithms, pipeline schedules); build one and
 // reuse it across plans. Thread-safe for concurrent const use.
+struct EstimatorCaches;  // estimate.cpp
+
 class Estimator {
  public:
-  Estimator() = default;
+  Estimator();
+  ~Estimator();
+  Estimator(Estimator&&) noexcept;
+  Estimator& operator=(Estimator&&) noexcept;
   StepEstimate run(const ir::Workload& w) const;
   // Time of one collective on its group's placement (fastest applicable algorithm).
   double collective_time_s(const ir::Collective& c, const ir::Workload& w, const struct Fabric& f) const;
@@ -131,6 +136,10 @@ class Estimator {
  private:
   CollectiveRegistry collectives_;
   ir::ScheduleRegistry schedules_;
+  // What the plans of a search share that depends on a small key only (each schedule's orders
+  // compiled for timing per p, v and micro-batches), built on first use and guarded by a lock
+  // (review of 2026-12-07: the orders were rebuilt in every estimate). Null once moved from.
+  std::unique_ptr<EstimatorCaches> caches_;
 };
 
 StepEstimate estimate_step(const ir::Workload& w);

@@ -152,103 +152,196 @@ bool weight_joins_backward(const std::vector<ScheduleItem>& order, size_t k) {
          w.chunk == b.chunk;
 }
 
-double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
-                        std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s) {
-  const bool split = s.splits_weight_gradient();
+OrderWalk compile_order_walk(const PipelineSchedule& s, int p, int v, int64_t m) {
+  OrderWalk w;
+  w.p = p;
+  w.v = v;
+  w.m = m;
+  w.split = s.splits_weight_gradient();
   const size_t M = static_cast<size_t>(m), P = static_cast<size_t>(p), V = static_cast<size_t>(v);
   const int nvs = p * v;
   std::vector<std::vector<ScheduleItem>> orders(P);
   size_t remaining = 0;
+  w.item_begin.assign(P + 1, 0);
   for (int r = 0; r < p; ++r) {
     orders[static_cast<size_t>(r)] = s.order(r, p, v, m);
     remaining += orders[static_cast<size_t>(r)].size();
+    w.item_begin[static_cast<size_t>(r) + 1] = w.item_begin[static_cast<size_t>(r)] + static_cast<int32_t>(orders[static_cast<size_t>(r)].size());
   }
+  if (remaining > static_cast<size_t>(INT32_MAX)) throw Error("schedule '" + s.name() + "': its order is too long to time");
   std::vector<int> vstage(P * V);
   for (int r = 0; r < p; ++r)
     for (int c = 0; c < v; ++c) vstage[static_cast<size_t>(r) * V + static_cast<size_t>(c)] = s.virtual_stage(r, c, p, v);
-  // End times per (virtual stage, micro-batch); -1 until done.
-  std::vector<double> f_end(static_cast<size_t>(nvs) * M, -1.0), b_end(static_cast<size_t>(nvs) * M, -1.0);
-  std::vector<double> free_at(P, 0.0);
-  std::vector<double> grad_end(P * V, 0.0);
-  std::vector<double> first_fwd(P * V, -1.0);  // start of each chunk's first forward on its rank
+  // Chunks' first forwards and last gradient passes, and the runs (as order_rank_ends_s and
+  // root_end_delays in estimate read them).
+  w.first_forward_item.assign(P * V, -1);
+  w.last_grad_item.assign(P * V, -1);
+  w.runs.assign(P * V, 0);
+  const auto grad_kind = w.split ? ScheduleItem::Weight : ScheduleItem::Backward;
+  for (size_t r = 0; r < P; ++r) {
+    const auto& o = orders[r];
+    const int32_t base = w.item_begin[r];
+    for (size_t k = 0; k < o.size(); ++k) {
+      if (o[k].chunk < 0 || o[k].chunk >= v) continue;
+      const size_t at = r * V + static_cast<size_t>(o[k].chunk);
+      if (o[k].kind == ScheduleItem::Forward && w.first_forward_item[at] < 0) w.first_forward_item[at] = base + static_cast<int32_t>(k);
+      if (o[k].kind == grad_kind) w.last_grad_item[at] = base + static_cast<int32_t>(k);
+    }
+    const RunEdges e = run_edges(o, v, w.split, p > 1);
+    for (size_t k = 0; k < o.size(); ++k) {
+      const int32_t at = static_cast<int32_t>(r * V) + o[k].chunk;
+      if (e.opens[k]) w.run_opens.emplace_back(base + static_cast<int32_t>(k), at);
+      if (e.closes[k]) w.run_closes.emplace_back(base + static_cast<int32_t>(k), at);
+    }
+    for (size_t c = 0; c < V && c < e.runs.size(); ++c) w.runs[r * V + c] = e.runs[c];
+  }
+  // The units in the order the ranks' round-robin walk runs them (each rank as far as its inputs
+  // allow, round after round), recording which unit each waits on.
+  std::vector<int32_t> f_unit(static_cast<size_t>(nvs) * M, -1), b_unit(static_cast<size_t>(nvs) * M, -1);
   std::vector<size_t> pos(P, 0);
-  const double per_chunk = 1.0 / v;
-  // A chunk's times: its own where given (StageTimes::chunk_*), else the rank's over v. Before
-  // 2026-12-04 always the latter: the last rank's head chunk ran at its rank's mean chunk time, and
-  // the timed interleaved order was 7.4% low on uneven chunks.
-  const bool by_chunk = t.chunk_forward_s.size() == P * V && t.chunk_backward_s.size() == P * V && t.chunk_weight_s.size() == P * V;
-  auto fwd_of = [&](size_t R, int c) { return by_chunk ? t.chunk_forward_s[R * V + static_cast<size_t>(c)] : t.forward_s[R] * per_chunk; };
-  auto wgt_of = [&](size_t R, int c) { return by_chunk ? t.chunk_weight_s[R * V + static_cast<size_t>(c)] : t.weight_s[R] * per_chunk; };
-  auto bwd_of = [&](size_t R, int c) {  // the input-gradient pass where the schedule splits the backward
-    const double b = by_chunk ? t.chunk_backward_s[R * V + static_cast<size_t>(c)] : t.backward_s[R] * per_chunk;
-    return b - (split ? wgt_of(R, c) : 0.0);
-  };
+  w.units.reserve(remaining);
   while (remaining > 0) {
     bool progress = false;
     for (int r = 0; r < p; ++r) {
       const size_t R = static_cast<size_t>(r);
-      while (pos[R] < orders[R].size()) {
-        const ScheduleItem& it = orders[R][pos[R]];
-        if (it.with_next && pos[R] + 1 < orders[R].size()) {
-          // An overlapped pair (forward beside the next backward): both inputs first, both
-          // outputs at the end of the pair.
-          const ScheduleItem& nb = orders[R][pos[R] + 1];
+      const auto& o = orders[R];
+      while (pos[R] < o.size()) {
+        const size_t k = pos[R];
+        const ScheduleItem& it = o[k];
+        OrderWalk::Unit u;
+        u.rank = r;
+        u.item = w.item_begin[R] + static_cast<int32_t>(k);
+        u.chunk = it.chunk;
+        u.kind = static_cast<uint8_t>(it.kind);
+        if (it.with_next && k + 1 < o.size()) {
+          const ScheduleItem& nb = o[k + 1];
           const size_t i = static_cast<size_t>(it.microbatch), j = static_cast<size_t>(nb.microbatch);
           const size_t VF = static_cast<size_t>(vstage[R * V + static_cast<size_t>(it.chunk)]);
           const size_t VB = static_cast<size_t>(vstage[R * V + static_cast<size_t>(nb.chunk)]);
-          double dep = 0;
-          if (VF > 0) {
-            const double d = f_end[(VF - 1) * M + i];
-            if (d < 0) break;
-            dep = d;
-          }
-          if (static_cast<int>(VB) < nvs - 1) {
-            const double d = b_end[(VB + 1) * M + j];
-            if (d < 0) break;
-            dep = std::max(dep, d);
-          }
-          // A full backward's weight pass runs inside the pair, before both outputs leave
-          // (2026-12-07 review).
-          const bool full = weight_joins_backward(orders[R], pos[R] + 1);
-          const double begin = std::max(free_at[R], dep),
-                       end = begin + fwd_of(R, it.chunk) + bwd_of(R, nb.chunk) + (full ? wgt_of(R, nb.chunk) : 0.0);
-          if (first_fwd[R * V + static_cast<size_t>(it.chunk)] < 0) first_fwd[R * V + static_cast<size_t>(it.chunk)] = begin;
-          f_end[VF * M + i] = end;
-          b_end[VB * M + j] = end;
-          if (!split || full) grad_end[R * V + static_cast<size_t>(nb.chunk)] = end;
-          free_at[R] = end;
-          pos[R] += full ? 3 : 2;
-          remaining -= full ? 3 : 2;
+          if (VF > 0 && (u.dep = f_unit[(VF - 1) * M + i]) < 0) break;
+          if (static_cast<int>(VB) < nvs - 1 && (u.dep2 = b_unit[(VB + 1) * M + j]) < 0) break;
+          u.kind = OrderWalk::kPair;
+          u.chunk2 = nb.chunk;
+          u.full = weight_joins_backward(o, k + 1);
+          const int32_t id = static_cast<int32_t>(w.units.size());
+          f_unit[VF * M + i] = id;
+          b_unit[VB * M + j] = id;
+          w.units.push_back(u);
+          pos[R] += u.full ? 3 : 2;
+          remaining -= u.full ? 3 : 2;
           progress = true;
           continue;
         }
         const size_t i = static_cast<size_t>(it.microbatch);
         const int vs = vstage[R * V + static_cast<size_t>(it.chunk)];
         const size_t VS = static_cast<size_t>(vs);
-        double dep = 0, dur = 0;
-        const bool full = weight_joins_backward(orders[R], pos[R]);  // its weight pass with it, then its send
         if (it.kind == ScheduleItem::Forward) {
-          if (vs > 0 && (dep = f_end[(VS - 1) * M + i]) < 0) break;
-          dur = fwd_of(R, it.chunk);
+          if (vs > 0 && (u.dep = f_unit[(VS - 1) * M + i]) < 0) break;
         } else if (it.kind == ScheduleItem::Backward) {
-          if (vs < nvs - 1 && (dep = b_end[(VS + 1) * M + i]) < 0) break;
-          dur = bwd_of(R, it.chunk) + (full ? wgt_of(R, it.chunk) : 0.0);
-        } else {
-          dur = wgt_of(R, it.chunk);
+          if (vs < nvs - 1 && (u.dep = b_unit[(VS + 1) * M + i]) < 0) break;
         }
-        const double end = std::max(free_at[R], dep) + dur;
-        if (it.kind == ScheduleItem::Forward && first_fwd[R * V + static_cast<size_t>(it.chunk)] < 0)
-          first_fwd[R * V + static_cast<size_t>(it.chunk)] = end - dur;
-        if (it.kind == ScheduleItem::Forward) f_end[VS * M + i] = end;
-        if (it.kind == ScheduleItem::Backward) b_end[VS * M + i] = end;
-        if (full || it.kind == (split ? ScheduleItem::Weight : ScheduleItem::Backward)) grad_end[R * V + static_cast<size_t>(it.chunk)] = end;
-        free_at[R] = end;
-        pos[R] += full ? 2 : 1;
-        remaining -= full ? 2 : 1;
+        u.full = weight_joins_backward(o, k);
+        const int32_t id = static_cast<int32_t>(w.units.size());
+        if (it.kind == ScheduleItem::Forward) f_unit[VS * M + i] = id;
+        if (it.kind == ScheduleItem::Backward) b_unit[VS * M + i] = id;
+        w.units.push_back(u);
+        pos[R] += u.full ? 2 : 1;
+        remaining -= u.full ? 2 : 1;
         progress = true;
       }
     }
-    if (!progress) throw Error("schedule '" + s.name() + "': its order deadlocks (order_makespan_s)");
+    if (!progress) {
+      w.deadlocked = true;
+      break;
+    }
+  }
+  return w;
+}
+
+std::shared_ptr<const OrderWalk> OrderCache::get(const PipelineSchedule& s, int p, int v, int64_t m) const {
+  const auto key = std::make_tuple(&s, p, v, m);
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    if (const auto it = walks_.find(key); it != walks_.end()) return it->second;
+  }
+  // Compiled outside the lock (another thread may compile the same key meanwhile: both are equal).
+  auto walk = std::make_shared<const OrderWalk>(compile_order_walk(s, p, v, m));
+  const std::lock_guard<std::mutex> lock(mu_);
+  if (const auto it = walks_.find(key); it != walks_.end()) return it->second;
+  if (units_ + walk->units.size() > kMaxUnits) return walk;
+  units_ += walk->units.size();
+  walks_.emplace(key, walk);
+  return walk;
+}
+
+std::shared_ptr<const OrderWalk> order_walk(const PipelineSchedule& s, int p, int v, int64_t m, const OrderCache* cache) {
+  return cache ? cache->get(s, p, v, m) : std::make_shared<const OrderWalk>(compile_order_walk(s, p, v, m));
+}
+
+double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
+                        std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s) {
+  return order_makespan_s(s, compile_order_walk(s, p, v, m), t, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
+}
+
+double order_makespan_s(const PipelineSchedule& s, const OrderWalk& walk, const StageTimes& t, std::vector<double>* rank_end_s,
+                        std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s) {
+  if (walk.deadlocked) throw Error("schedule '" + s.name() + "': its order deadlocks (order_makespan_s)");
+  const bool split = walk.split;
+  const int v = walk.v;
+  const size_t P = static_cast<size_t>(walk.p), V = static_cast<size_t>(v);
+  thread_local std::vector<double> end_at;  // each unit's end (sized once per thread: the plan search's hot path)
+  end_at.resize(walk.units.size());
+  std::vector<double> free_at(P, 0.0);
+  std::vector<double> grad_end(P * V, 0.0);
+  std::vector<double> first_fwd(P * V, -1.0);  // start of each chunk's first forward on its rank
+  const double per_chunk = 1.0 / v;
+  // A chunk's times: its own where given (StageTimes::chunk_*), else the rank's over v. Before
+  // 2026-12-04 always the latter: the last rank's head chunk ran at its rank's mean chunk time, and
+  // the timed interleaved order was 7.4% low on uneven chunks.
+  const bool by_chunk = t.chunk_forward_s.size() == P * V && t.chunk_backward_s.size() == P * V && t.chunk_weight_s.size() == P * V;
+  // Each chunk's forward, input-gradient (the backward where the schedule does not split it) and
+  // weight pass, worked out once (the same expressions as per item before 2026-12-07).
+  thread_local std::vector<double> fwd, bwd, wgt;
+  fwd.resize(P * V);
+  bwd.resize(P * V);
+  wgt.resize(P * V);
+  for (size_t R = 0; R < P; ++R)
+    for (size_t c = 0; c < V; ++c) {
+      const size_t k = R * V + c;
+      fwd[k] = by_chunk ? t.chunk_forward_s[k] : t.forward_s[R] * per_chunk;
+      wgt[k] = by_chunk ? t.chunk_weight_s[k] : t.weight_s[R] * per_chunk;
+      const double b = by_chunk ? t.chunk_backward_s[k] : t.backward_s[R] * per_chunk;
+      bwd[k] = b - (split ? wgt[k] : 0.0);
+    }
+  const OrderWalk::Unit* units = walk.units.data();
+  for (size_t n = 0; n < walk.units.size(); ++n) {
+    const OrderWalk::Unit& u = units[n];
+    const size_t R = static_cast<size_t>(u.rank), at = R * V + static_cast<size_t>(u.chunk);
+    if (u.kind == OrderWalk::kPair) {
+      // An overlapped pair (forward beside the next backward): both inputs first, both outputs at
+      // the end of the pair; a full backward's weight pass runs inside it, before both outputs
+      // leave (2026-12-07 review).
+      const size_t bt = R * V + static_cast<size_t>(u.chunk2);
+      double dep = 0;
+      if (u.dep >= 0) dep = end_at[static_cast<size_t>(u.dep)];
+      if (u.dep2 >= 0) dep = std::max(dep, end_at[static_cast<size_t>(u.dep2)]);
+      const double begin = std::max(free_at[R], dep), end = begin + fwd[at] + bwd[bt] + (u.full ? wgt[bt] : 0.0);
+      if (first_fwd[at] < 0) first_fwd[at] = begin;
+      end_at[n] = end;
+      if (!split || u.full) grad_end[bt] = end;
+      free_at[R] = end;
+      continue;
+    }
+    const double dep = u.dep >= 0 ? end_at[static_cast<size_t>(u.dep)] : 0.0;
+    double dur;
+    if (u.kind == ScheduleItem::Forward) dur = fwd[at];
+    else if (u.kind == ScheduleItem::Backward) dur = bwd[at] + (u.full ? wgt[at] : 0.0);
+    else dur = wgt[at];
+    const double end = std::max(free_at[R], dep) + dur;
+    if (u.kind == ScheduleItem::Forward && first_fwd[at] < 0) first_fwd[at] = end - dur;
+    end_at[n] = end;
+    if (u.full || u.kind == (split ? ScheduleItem::Weight : ScheduleItem::Backward)) grad_end[at] = end;
+    free_at[R] = end;
   }
   if (rank_end_s) *rank_end_s = free_at;
   if (chunk_grad_end_s) *chunk_grad_end_s = grad_end;
@@ -266,10 +359,13 @@ int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t
 }
 
 double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m, std::vector<double>* rank_end_s,
-                    std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s) {
+                    std::vector<double>* chunk_grad_end_s, std::vector<double>* chunk_first_fwd_start_s, const OrderCache* orders) {
   int64_t walk = order_walk_microbatches(s, p, v, m);
+  auto timed = [&](int64_t n, std::vector<double>* ends, std::vector<double>* grads, std::vector<double>* firsts) {
+    return order_makespan_s(s, *order_walk(s, p, v, n, orders), t, ends, grads, firsts);
+  };
   // The first forwards are in the walk (the warm-up): no tail moves them.
-  double x = order_makespan_s(s, t, p, v, walk, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
+  double x = timed(walk, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
   if (walk >= m) return x;
   // Past the walk, the pace of the order's own steady state: the growth of its makespan over the
   // walk's last quarter, and never below the busiest rank's work per micro-batch. With interleaving
@@ -293,14 +389,14 @@ double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v
     for (;;) {
       const int64_t q = std::max<int64_t>(unit, (walk / 4) / unit * unit);
       if (walk - 2 * q < unit) break;
-      const double x1 = order_makespan_s(s, t, p, v, walk - q, nullptr, nullptr);
-      const double x2 = order_makespan_s(s, t, p, v, walk - 2 * q, nullptr, nullptr);
+      const double x1 = timed(walk - q, nullptr, nullptr, nullptr);
+      const double x2 = timed(walk - 2 * q, nullptr, nullptr, nullptr);
       const double recent = (x - x1) / static_cast<double>(q), before = (x1 - x2) / static_cast<double>(q);
       pace = std::max(busiest, recent);
       const bool steady = std::abs(recent - before) <= 1e-4 * pace && recent >= busiest * (1 - 1e-4);
       if (steady || walk >= max_walk) break;
       walk = std::min(m, (std::min(2 * walk, max_walk) + unit - 1) / unit * unit);
-      x = order_makespan_s(s, t, p, v, walk, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
+      x = timed(walk, rank_end_s, chunk_grad_end_s, chunk_first_fwd_start_s);
       if (walk >= m) return x;
     }
   }

@@ -21,8 +21,11 @@
 //    at once; a schedule that interleaves chunks overrides it (used by estimate and plan for
 //    memory; the simulator walks order() and must agree).
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 #include "core/registry.hpp"
 #include "ir/workload.hpp"
@@ -54,6 +57,8 @@ struct StageTimes {  // per micro-batch, per pipeline rank (all chunks of that r
   std::vector<double> chunk_forward_s, chunk_backward_s, chunk_weight_s;
 };
 
+class OrderCache;
+
 class PipelineSchedule {
  public:
   virtual ~PipelineSchedule() = default;
@@ -79,6 +84,13 @@ class PipelineSchedule {
   }
   virtual std::vector<ScheduleItem> order(int r, int p, int v, int64_t m) const = 0;
   virtual double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const = 0;
+  // The same, where the schedule times its order (order_time_s), with the compiled orders of
+  // `orders` (the plan search's, shared across its plans; null: compiled for this call). Default:
+  // pipeline_time_s(), for a schedule that times no order.
+  virtual double pipeline_time_cached_s(const StageTimes& t, int p, int v, int64_t m, const OrderCache* orders) const {
+    (void)orders;
+    return pipeline_time_s(t, p, v, m);
+  }
   virtual double inflight(int r, int p, int v, int64_t m) const = 0;
   virtual double peak_activation_bytes(int r, int p, int v, int64_t m, const std::vector<double>& chunk_bytes) const;
   // For a schedule that splits the backward: the peak with chunk_weight_bytes[c] held from each
@@ -192,6 +204,65 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
                         std::vector<double>* rank_end_s = nullptr, std::vector<double>* chunk_grad_end_s = nullptr,
                         std::vector<double>* chunk_first_fwd_start_s = nullptr);
 
+// The orders of all p ranks of a schedule at (p, v, m) compiled for timing: what depends on the
+// order alone, worked out once. Review of 2026-12-07 (the plan search's speed): every estimate
+// had rebuilt each rank's order and walked it rank by rank, round after round, until every item
+// was ready, for each of up to six timings of one plan (order_time_s and its doublings,
+// card_end_delays, root_end_delays), a third of the 405B search's profile. Which item waits on
+// which does not depend on the times, so the walk is a list of work units in an order that
+// respects those waits (the round-robin's own), timed in one pass with the same arithmetic:
+// the times are bit for bit the walk's.
+struct OrderWalk {
+  // A unit of work on one rank: one item, or a DualPipeV pair (a forward beside the next backward,
+  // ScheduleItem::with_next), either followed by the weight pass of a full backward
+  // (weight_joins_backward), which runs inside it.
+  struct Unit {
+    int32_t rank = 0;
+    int32_t item = 0;             // id of its first item (OrderWalk::item_begin)
+    int32_t dep = -1, dep2 = -1;  // the units whose ends it waits on (a pair: its forward's, its backward's)
+    int32_t chunk = 0, chunk2 = 0;  // its item's chunk (a pair: the forward's, the backward's)
+    uint8_t kind = 0;               // ScheduleItem::Kind of its first item, or kPair
+    bool full = false;              // a full backward's weight pass runs in it (the unit's last item)
+  };
+  static constexpr uint8_t kPair = 3;
+  int p = 0, v = 0;
+  int64_t m = 0;
+  bool split = false;       // the schedule splits the backward (Weight items)
+  bool deadlocked = false;  // some items never become ready: units lists those that do
+  std::vector<Unit> units;
+  std::vector<int32_t> item_begin;  // p + 1: rank r's items have ids item_begin[r] .. item_begin[r + 1] - 1
+  // p x v, rank-major: the item id of each chunk's first Forward on its rank and of its last
+  // gradient pass (its last Backward, or its last Weight where the schedule splits them); -1: none.
+  std::vector<int32_t> first_forward_item, last_grad_item;
+  // ir::run_edges(order, v, split, p > 1) of each rank: (item id, r v + chunk) of the items that
+  // open and close runs, and each chunk's runs (p x v, rank-major).
+  std::vector<std::pair<int32_t, int32_t>> run_opens, run_closes;
+  std::vector<int64_t> runs;
+  size_t items() const { return item_begin.empty() ? 0 : static_cast<size_t>(item_begin.back()); }
+};
+OrderWalk compile_order_walk(const PipelineSchedule& s, int p, int v, int64_t m);
+
+// Compiled orders shared by the estimates of a search (Estimator owns one): compile_order_walk
+// per (schedule, p, v, m), built on first use and kept, up to kMaxUnits units in all (beyond them
+// a walk is compiled for its caller alone). The schedule is keyed by its address: use one cache
+// with the schedules of one registry, which must outlive it. Thread-safe.
+class OrderCache {
+ public:
+  static constexpr size_t kMaxUnits = size_t{1} << 22;
+  std::shared_ptr<const OrderWalk> get(const PipelineSchedule& s, int p, int v, int64_t m) const;
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::map<std::tuple<const PipelineSchedule*, int, int, int64_t>, std::shared_ptr<const OrderWalk>> walks_;
+  mutable size_t units_ = 0;
+};
+// cache->get(s, p, v, m), or a walk compiled for the caller where cache is null.
+std::shared_ptr<const OrderWalk> order_walk(const PipelineSchedule& s, int p, int v, int64_t m, const OrderCache* cache);
+
+// order_makespan_s of a compiled order (walk.p, walk.v, walk.m).
+double order_makespan_s(const PipelineSchedule& s, const OrderWalk& walk, const StageTimes& t, std::vector<double>* rank_end_s = nullptr,
+                        std::vector<double>* chunk_grad_end_s = nullptr, std::vector<double>* chunk_first_fwd_start_s = nullptr);
+
 // order_makespan_s with its work bounded, as estimate and the plan search use it: the order of
 // m_walk = max(4p + 2, kOrderWalkItems / items per micro-batch) micro-batches (even, and a multiple
 // of microbatch_multiple) is timed and each
@@ -205,9 +276,10 @@ double order_makespan_s(const PipelineSchedule& s, const StageTimes& t, int p, i
 // DualPipeV ranks (SimPipeline.BoundedOrderTimingStaysWithinItsTransient). Before 2026-12-03
 // the plan search walked every micro-batch, four times a plan's closed-form cost.
 inline constexpr int64_t kOrderWalkItems = 2048;
+// orders: compiled orders to reuse (null: compiled for this call).
 double order_time_s(const PipelineSchedule& s, const StageTimes& t, int p, int v, int64_t m,
                     std::vector<double>* rank_end_s = nullptr, std::vector<double>* chunk_grad_end_s = nullptr,
-                    std::vector<double>* chunk_first_fwd_start_s = nullptr);
+                    std::vector<double>* chunk_first_fwd_start_s = nullptr, const OrderCache* orders = nullptr);
 // The micro-batches order_time_s walks before extrapolating (m itself when no more).
 int64_t order_walk_microbatches(const PipelineSchedule& s, int p, int v, int64_t m);
 

@@ -107,7 +107,10 @@ class DualPipeV final : public PipelineSchedule {
   // chunks (stage_layers giving one chunk more layers) the mean stands for both, 2.6-4.8% below
   // simulate on a 12-layer model split [2,2,2,2,1,1,1,1] (review of 2026-12-03; interleaved 1F1B
   // has the same approximation, docs/models.md).
-  double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const override { return order_time_s(*this, t, p, v, m); }
+  double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const override { return pipeline_time_cached_s(t, p, v, m, nullptr); }
+  double pipeline_time_cached_s(const StageTimes& t, int p, int v, int64_t m, const OrderCache* orders) const override {
+    return order_time_s(*this, t, p, v, m, nullptr, nullptr, nullptr, orders);
+  }
 
   double inflight(int r, int p, int v, int64_t m) const override {
     return peak_activation_bytes(r, p, v, m, std::vector<double>(static_cast<size_t>(v), 1.0));

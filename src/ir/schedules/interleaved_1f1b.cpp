@@ -31,7 +31,8 @@ class Interleaved final : public PipelineSchedule {
     for (int64_t k = total - warm; k < total; ++k) out.push_back(item(ScheduleItem::Backward, k, p, v));
     return out;
   }
-  double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const override {
+  double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const override { return pipeline_time_cached_s(t, p, v, m, nullptr); }
+  double pipeline_time_cached_s(const StageTimes& t, int p, int v, int64_t m, const OrderCache* orders) const override {
     // m micro-batches at the pace of the slowest rank; the bubble is one pass through all
     // stages of a single chunk: (p - 1) / v of a rank's per-micro-batch time. Exact when the
     // last rank is (one of) the slowest, as for 1F1B; with a slower rank before it the ranks after
@@ -57,10 +58,10 @@ class Interleaved final : public PipelineSchedule {
     // order's time by degrees, between a 2.5% and a 5% spread; switching at 5% had made the step
     // jump 1.3% when a bandwidth rose by 2e-9 of itself, slower with faster hardware (2026-12-04
     // review). (Always timing the order would be exact and monotone, at 2.4x an estimate's time.)
-    if (mx > last * (1 + 1e-9)) return order_time_s(*this, t, p, v, m);
+    if (mx > last * (1 + 1e-9)) return order_time_s(*this, t, p, v, m, nullptr, nullptr, nullptr, orders);
     const double w = std::clamp((chunk_spread(t, p, v) - kChunkSpread / 2) / (kChunkSpread / 2), 0.0, 1.0);
     if (w <= 0) return form;
-    const double ordered = order_time_s(*this, t, p, v, m);
+    const double ordered = order_time_s(*this, t, p, v, m, nullptr, nullptr, nullptr, orders);
     return w >= 1 ? ordered : (1 - w) * form + w * ordered;
   }
   // Whether some rank's chunks (the last virtual stage's aside) differ by more than

@@ -59,10 +59,11 @@ class ZBH1 final : public PipelineSchedule {
   // closed form was low (12% with W = 1.9 F): there the order itself is timed
   // (order_makespan_s, O(p m)), exact. With the first stage heavier it errs high as 1F1B's closed
   // form does, less (24% against 28% at 1.6x). Never above 1F1B's closed form.
-  double pipeline_time_s(const StageTimes& t, int p, int, int64_t m) const override {
+  double pipeline_time_s(const StageTimes& t, int p, int v, int64_t m) const override { return pipeline_time_cached_s(t, p, v, m, nullptr); }
+  double pipeline_time_cached_s(const StageTimes& t, int p, int, int64_t m, const OrderCache* orders) const override {
     for (int r = 0; r < p; ++r) {
       const double w = t.weight_s[r], b = t.backward_s[r] - w;
-      if (w > t.forward_s[r] * (1 + 1e-12) || w > b * (1 + 1e-12)) return order_time_s(*this, t, p, 1, m);
+      if (w > t.forward_s[r] * (1 + 1e-12) || w > b * (1 + 1e-12)) return order_time_s(*this, t, p, 1, m, nullptr, nullptr, nullptr, orders);
     }
     double pass = 0, fb_max = 0, fbw_max = 0, arrive = 0, own = 0;
     for (int r = 0; r < p; ++r) {
