@@ -1369,3 +1369,17 @@ def test_goodput_takes_search_replicas_as_the_cli_does():
     with pytest.raises(sextant.SextantError) as e:
         sextant.goodput(GOODPUT, search=False, search_replicas=10)
     assert "search=False turns off" in str(e.value)
+
+
+def test_infer_kv_hint_lists_the_engines_caches_and_fp8_weights_run_w8a8():
+    """Question (review of 2026-12-07): does infer(kv="int4", engine="vllm") name vLLM's own cache
+    formats (fp32, fp16, bf16, fp8), not every engine's (int8 among them, which vLLM then refused)?
+    And do fp8 weights on vLLM run fp8 GEMMs on an H100 where no activation format is given?"""
+    job = dict(model="llama3-8b", accelerator="h100-sxm-80gb", engine="vllm", prompt=4000, output=16)
+    with pytest.raises(sextant.SextantError) as e:
+        sextant.infer(**job, kv="int4")
+    assert "fp32, fp16, bf16, fp8 (engine vllm's kv_formats" in str(e.value), str(e.value)
+    assert "int8" not in str(e.value)
+    r = sextant.infer(**job, weights="fp8")
+    assert r["scalars"]["compute_dtype"] == "fp8"
+    assert any(n.startswith("activations: fp8 assumed (none given)") for n in r["notes"]), r["notes"]

@@ -90,7 +90,8 @@ void add_infer_command(CLI::App& app) {
                     "config.json's quantization_config, else bf16)")
       ->check(non_empty_format());
   SEXTANT_DEP_FIELD(activation_format, "--activations",
-                    "Activation format (default bf16; fp8 for an FP8 checkpoint on an accelerator with FP8 tensor cores)")
+                    "Activation format (default bf16; fp8 for an FP8 checkpoint, or fp8 weights on an engine that quantises activations "
+                    "on the fly (vllm), on an accelerator with FP8 tensor cores)")
       ->check(non_empty_format());
   SEXTANT_DEP_FIELD(kv_format, "--kv", "KV-cache format (default: the activation format when 16-bit, else bf16, as vLLM's kv_cache_dtype auto)")
       ->check(non_empty_format());

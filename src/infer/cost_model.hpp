@@ -140,7 +140,10 @@ struct Deployment {
   // The weight format applies to the MoE experts only; the other linear layers (attention, router,
   // dense FFNs) are 16-bit (gpt-oss's MXFP4 checkpoint). False: to every linear layer.
   bool weight_experts_only = false;
-  // "given", "default" (bf16) or "checkpoint" (fp8 activations of an FP8 checkpoint run W8A8).
+  // "given", "default" (bf16), "checkpoint" (fp8 activations of an FP8 checkpoint run W8A8),
+  // "engine" (the weights' format, which the engine quantises activations into on the fly:
+  // EngineProfile::dynamic_activation_formats) or "engine_fallback" (bf16 where the device or the
+  // engine's kernels cannot multiply in that format: W8A16).
   std::string activation_format_source = "default";
   // The activation format given when the device has no peak for it (activation then holds the
   // 16-bit format it runs in); empty otherwise.

@@ -193,6 +193,31 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
                        : d.accel.id + " has no " + d.activation_fallback_from + " peak") +
                   ": activations costed in " + d.activation.name + " (the weights multiplied in it, as vLLM runs an FP8 checkpoint on "
                   "Ampere: W8A16)");
+  // Which activation format was taken where none was given, and why (2026-12-07 review): the
+  // engine's on-the-fly quantisation (W8A8), its 16-bit fallback on a device without the format's
+  // peak (W8A16), or, for weights narrower than 16 bits given without an engine rule, 16 bits.
+  const NumberFormat& w = d.weight;
+  // The rule's citation: its source id and file (the text is in the file), or its estimated basis.
+  const std::string& rule_src = d.engine.dynamic_activation_source;
+  const std::string rule = rule_src.rfind("estimated: ", 0) == 0 ? rule_src
+                                                                  : "source " + rule_src.substr(0, rule_src.find(':')) + ", " +
+                                                                        shown_data_file(d.engine.file) + " dynamic_activation_formats";
+  if (d.activation_format_source == "engine")
+    out.push_back("activations: " + d.activation.name + " assumed (none given): engine " + d.engine.id + " runs " + w.name +
+                  " weights with the activations quantised to " + d.activation.name + " on the fly where the device multiplies in " +
+                  d.activation.name + ", as " + d.accel.id + " does (W8A8; " + rule +
+                  "); give the activation format to cost another");
+  else if (d.activation_format_source == "engine_fallback")
+    out.push_back("activations: " + d.activation.name + " assumed (none given): " +
+                  (d.accel.has_peak(parse_format(w.name).compute_dtype) ? "engine " + d.engine.id + " does not multiply in " + w.name + " on " + d.accel.id
+                                                                         : d.accel.id + " has no " + w.name + " peak") +
+                  ", so engine " + d.engine.id + " runs the " + w.name + " weights dequantised to 16 bits (weight-only, " + (w.bits_per_element >= 8 ? "W8A16; " : "W4A16; ") + rule + ")");
+  else if (d.activation_format_source == "default" && d.weight_format_source == "given" && !w.block_quantized && w.bits_per_element < 16 &&
+           w.name.rfind("mixed:", 0) != 0)
+    out.push_back("activations: " + d.activation.name + " assumed (none given): engine " + d.engine.id + " states no on-the-fly " +
+                  "quantisation of activations for " + w.name + " weights (dynamic_activation_formats, " + shown_data_file(d.engine.file) +
+                  "), so they are costed weight-only, dequantised to 16 bits; give the activation format (e.g. " + w.name +
+                  ") to cost the quantised GEMMs");
   // llama-quantize names its file types Q2_K, Q3_K, Q4_K and Q5_K too (the last three aliases of
   // the _M mixes), and a *.Q2_K.gguf file is one of them: the names mean those file types as
   // weights (parse_weight_format); before 2026-12-05 they were the pure block types, 2-9% light.
@@ -351,6 +376,17 @@ Deployment make_deployment(const Catalog& given_cat, const InferData& data, cons
   // No activation format given: bf16, except an FP8 checkpoint on an accelerator with FP8 tensor
   // cores, which vLLM and SGLang run as W8A8 with activations quantised on the fly (DeepSeek-V3's
   // block FP8, llm-compressor's FP8-dynamic); before 2026-12-03 its prefill was costed in bf16.
+  // And weights in a format the engine quantises activations into on the fly
+  // (dynamic_activation_formats: vLLM's fp8) run in that format where the device can multiply in it,
+  // else 16-bit (2026-12-07 review: `--weights fp8` on vLLM had been costed in bf16 on an H100).
+  // "can multiply in" is the device's peak and the engine's kernels (llama.cpp multiplies in fp16
+  // on an H100 whatever fp8 peak it has).
+  auto usable = [&](DType t) {
+    return d.accel.has_peak(t) && (d.engine.matmul_dtypes.empty() ||
+                                   std::find(d.engine.matmul_dtypes.begin(), d.engine.matmul_dtypes.end(), t) != d.engine.matmul_dtypes.end());
+  };
+  const auto& dyn = d.engine.dynamic_activation_formats;
+  const bool engine_quantises = std::find(dyn.begin(), dyn.end(), d.weight.name) != dyn.end();
   if (!s.activation_format.empty()) {
     d.activation = parse_activation_format(s.activation_format, at("activation_format"));
     d.activation_format_source = "given";
@@ -358,12 +394,7 @@ Deployment make_deployment(const Catalog& given_cat, const InferData& data, cons
     // checkpoint on Ampere (W8A16): costed so, with a note. Before 2026-12-04 the compute moved
     // to fp16 while the workspace stayed sized at 1 byte per activation, with no word.
     // Only a format narrower than 16 bits widens (fp32 on a device without an fp32 peak stays the
-    // error compute_dtype gives); "can multiply in" is the device's peak and the engine's kernels
-    // (llama.cpp multiplies in fp16 on an H100 whatever fp8 peak it has).
-    auto usable = [&](DType t) {
-      return d.accel.has_peak(t) && (d.engine.matmul_dtypes.empty() ||
-                                     std::find(d.engine.matmul_dtypes.begin(), d.engine.matmul_dtypes.end(), t) != d.engine.matmul_dtypes.end());
-    };
+    // error compute_dtype gives).
     if (d.activation.bits_per_element < 16 && !usable(d.activation.compute_dtype))
       for (const char* wide : {"bf16", "fp16", "fp32"}) {
         const NumberFormat f = parse_format(wide);
@@ -376,14 +407,18 @@ Deployment make_deployment(const Catalog& given_cat, const InferData& data, cons
   } else if (d.weight_format_source == "checkpoint" && d.weight.name == "fp8" && d.accel.has_peak(DType::FP8)) {
     d.activation = parse_format("fp8");
     d.activation_format_source = "checkpoint";
+  } else if (engine_quantises && usable(parse_activation_format(d.weight.name).compute_dtype)) {
+    d.activation = parse_activation_format(d.weight.name);
+    d.activation_format_source = "engine";
   } else {
     d.activation = parse_format("bf16");
+    if (engine_quantises) d.activation_format_source = "engine_fallback";
   }
   // No KV format given: the activations' when they are 16-bit, else bf16 (vLLM's kv_cache_dtype
   // auto keeps the model's 16-bit dtype under FP8 W8A8; an fp8 cache is opt-in). Serve had taken
   // the activation format and estimate bf16: fp8 activations doubled serve's KV capacity.
   d.kv = s.kv_format.empty() ? (d.activation.bits_per_element == 16 && !d.activation.block_quantized ? d.activation : parse_format("bf16"))
-                             : parse_kv_format(s.kv_format, at("kv_format"));
+                             : parse_kv_format(s.kv_format, at("kv_format"), d.engine.kv_formats, d.engine.id);
   // Not given, and not a cache the engine has: its fp16 (llama.cpp's default f16 cache).
   if (s.kv_format.empty() && !d.engine.kv_formats.empty() &&
       std::find(d.engine.kv_formats.begin(), d.engine.kv_formats.end(), d.kv.name) == d.engine.kv_formats.end())

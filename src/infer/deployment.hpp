@@ -23,7 +23,9 @@ struct DeploymentSpec {
   // weight_format "": the checkpoint's own format when its config.json's quantization_config
   // names one Sextant knows (ModelConfig::checkpoint_weight_format), else bf16.
   // activation_format "": bf16, or fp8 for an FP8 checkpoint on an accelerator with FP8 tensor
-  // cores (W8A8, as vLLM and SGLang run DeepSeek-V3's block FP8).
+  // cores (W8A8, as vLLM and SGLang run DeepSeek-V3's block FP8), or the weights' format where the
+  // engine quantises activations into it on the fly and the accelerator has its peak (the engine's
+  // dynamic_activation_formats: vLLM's fp8), 16-bit where it has none.
   std::string weight_format, activation_format;
   std::string kv_format;  // "": the activation format when 16-bit, else bf16 (vLLM's kv_cache_dtype auto)
   // Device memory in GiB (2^30 bytes: the "GB" of Apple's and GPU vendors' memory sizes) when it

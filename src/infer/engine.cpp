@@ -183,6 +183,26 @@ std::shared_ptr<const InferData> InferData::load(const std::string& dir) {
       sourced_list("kv_formats", e.kv_formats, e.kv_formats_source, FormatList::kv);
       if (e.formats_source.empty()) e.formats_source = e.kv_formats_source;
       sourced_list("runs_on_kinds", e.runs_on_kinds, e.runs_on_source, FormatList::none);
+      // Formats its activations are quantised into on the fly: weight formats that are also
+      // activation formats narrower than 16 bits (fp8, int8, fp4, mxfp4), each at its own line.
+      if (auto am = m.opt_map("dynamic_activation_formats")) {
+        sourced_list("dynamic_activation_formats", e.dynamic_activation_formats, e.dynamic_activation_source, FormatList::weight);
+        const YAML::Node n = am->raw("value");
+        for (size_t i = 0; i < e.dynamic_activation_formats.size(); ++i) {
+          const std::string& x = e.dynamic_activation_formats[i];
+          bool ok = true;
+          try {
+            ok = parse_activation_format(x).bits_per_element < 16;
+          } catch (const Error&) {
+            ok = false;
+          }
+          if (ok) continue;
+          const YAML::Mark mark = (n.IsSequence() ? n[i] : n).Mark();
+          throw Error(SourceLocation{am->file(), mark.line + 1, mark.column + 1, am->key_path("value") + "." + std::to_string(i)},
+                      "'" + x + "' is no format activations are quantised into on the fly",
+                      "a weight format narrower than 16 bits that activations are multiplied in: fp8, int8, fp4 or mxfp4");
+        }
+      }
       // The KV cache's allocation (EngineProfile::kv_allocation), with its provenance.
       if (auto km = m.opt_map("kv_allocation")) {
         static const std::vector<std::string> kinds = {"paged", "context_per_sequence"};

@@ -63,6 +63,14 @@ struct EngineProfile {
   // outside them is an error naming the valid ones (llama.cpp had been costed in NVFP4 and an fp8
   // cache, vLLM on an Apple GPU it does not run on; 2026-12-04 review).
   std::vector<std::string> weight_formats, kv_formats, runs_on_kinds;
+  // The weight formats it runs with activations quantised on the fly into the same format where
+  // the accelerator has a peak for it and its kernels multiply in it (dynamic_activation_formats:
+  // {value: [...], source: ...}): where no activation format is given, fp8 weights on vLLM run
+  // W8A8 on an H100 and W8A16 (16-bit math, the FP8 Marlin kernel) on an A100. Empty: none, the
+  // activations are 16-bit unless given (or an FP8 checkpoint's). Before 2026-12-07 `--weights
+  // fp8` on vLLM was costed in bf16 on an H100, slower than bf16 weights (review).
+  std::vector<std::string> dynamic_activation_formats;
+  std::string dynamic_activation_source;
   // kv_formats_source: the KV list's own (an engine listing both had cited its weight list's
   // source for a refused cache; 2026-12-06 review).
   std::string formats_source, kv_formats_source, runs_on_source;

@@ -159,18 +159,26 @@ NumberFormat parse_activation_format(const std::string& name, const SourceLocati
   return f;
 }
 
-NumberFormat parse_kv_format(const std::string& name, const SourceLocation& where) {
+NumberFormat parse_kv_format(const std::string& name, const SourceLocation& where, const std::vector<std::string>& engine_kv_formats,
+                             const std::string& engine_id) {
   const NumberFormat f = parse_format(name, where);
+  // The formats to name: the engine's kv_formats where it is known and lists some, else every
+  // cache format of any engine. The hint had listed the fixed set (int8, fp4, q8_0, ...) as "the
+  // engine's kv_formats" for vLLM, whose caches are fp32, fp16, bf16 and fp8: following it with
+  // int8 failed again (2026-12-07 review).
+  std::string listed;
+  for (const auto& k : engine_kv_formats.empty() ? kv_format_names() : engine_kv_formats) listed += (listed.empty() ? "" : ", ") + k;
+  const std::string which = engine_kv_formats.empty()
+                                ? listed + " (the cache formats engines list as kv_formats, data/infer/engines.yaml)"
+                                : listed + " (engine " + engine_id + "'s kv_formats, data/infer/engines.yaml)";
   // A llama.cpp file type is a per-tensor mix of block types (its bits are those of one model's
   // weights), and a mixed: format a share of two: neither is a cache type of any engine (--kv
   // q4_k_m had been costed at 4.804 bits; review of 2026-12-05).
   if (!f.gguf_base.empty() || f.name.rfind("mixed:", 0) == 0)
-    throw Error(where, "'" + name + "' is a mix of weight formats across tensors, not a KV-cache format",
-                "a single format: fp32, fp16, bf16, fp8, int8, fp4, q8_0, q4_0, q4_1, q5_0, q5_1 (the engine's kv_formats, data/infer/engines.yaml)");
+    throw Error(where, "'" + name + "' is a mix of weight formats across tensors, not a KV-cache format", "a single format: " + which);
   const auto& cache = kv_format_names();
   if (std::find(cache.begin(), cache.end(), f.name) == cache.end())
-    throw Error(where, "'" + name + "' is a weight format no engine keeps a KV cache in",
-                "a cache format: fp32, fp16, bf16, fp8, int8, fp4, q8_0, q4_0, q4_1, q5_0, q5_1 (the engine's kv_formats, data/infer/engines.yaml)");
+    throw Error(where, "'" + name + "' is a weight format no engine keeps a KV cache in", "a cache format: " + which);
   return f;
 }
 
@@ -277,12 +285,22 @@ DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, 
 
 DType attention_dtype(const NumberFormat& kv, const NumberFormat& activation, const Accelerator& a,
                       const std::vector<DType>& allowed) {
-  auto side = [](NumberFormat f) {
-    if (f.block_quantized || f.compute_dtype == DType::INT8 || f.compute_dtype == DType::INT4) f.compute_dtype = DType::FP16;
+  // A side dequantised to 16 bits has no 16-bit type of its own: it takes the other side's where
+  // that is 16-bit (int8 activations over a bf16 cache attend in bf16, the wider of the two sides
+  // as documented), fp16 where both are dequantised. Before 2026-12-07 the widened side was fp16
+  // and won the tie with the other side's bf16 (review: attention_dtype fp16 for W8A8 int8 with a
+  // bf16 cache).
+  auto widened = [](const NumberFormat& f) {
+    return f.block_quantized || f.compute_dtype == DType::INT8 || f.compute_dtype == DType::INT4;
+  };
+  auto side = [&](NumberFormat f, const NumberFormat& other) {
+    if (widened(f))
+      f.compute_dtype = !widened(other) && (other.compute_dtype == DType::BF16 || other.compute_dtype == DType::FP16) ? other.compute_dtype
+                                                                                                                   : DType::FP16;
     else if (f.compute_dtype == DType::FP4) f.compute_dtype = DType::FP8;
     return f;
   };
-  return compute_dtype(side(kv), side(activation), a, allowed);
+  return compute_dtype(side(kv, activation), side(activation, kv), a, allowed);
 }
 
 }  // namespace sextant::infer

@@ -66,7 +66,10 @@ NumberFormat parse_weight_format(const std::string& name, const SourceLocation& 
 // naming `where` (they had been accepted and run as fp16).
 NumberFormat parse_activation_format(const std::string& name, const SourceLocation& where = {});
 // A KV-cache format: one element format (a GGUF file type or a mixed: format is refused).
-NumberFormat parse_kv_format(const std::string& name, const SourceLocation& where = {});
+// engine_kv_formats / engine_id: the chosen engine's kv_formats, which the refusal's hint lists
+// (empty: no engine known, or one that lists none: every cache format of any engine).
+NumberFormat parse_kv_format(const std::string& name, const SourceLocation& where = {},
+                             const std::vector<std::string>& engine_kv_formats = {}, const std::string& engine_id = "");
 
 // Where a field of accelerator `a` is written, for an error about a value it lacks: its file, and
 // the line of the field (or, where the field is left out, of the entry: its `id`), found by reading

@@ -1203,6 +1203,31 @@ Result Simulation::run(ServingSummary* summary) {
   for (auto [name, v] : {std::pair<const char*, const std::vector<double>*>{"ttft", &ttft}, {"tpot", &tpot}, {"e2e", &e2e}})
     lt.add_row({std::string(name), percentile(*v, 0.5), percentile(*v, 0.9), percentile(*v, 0.95), percentile(*v, 0.99), percentile(*v, 1.0)});
   lt.add_row({std::string("itl"), itl.percentile(0.5), itl.percentile(0.9), itl.percentile(0.95), itl.percentile(0.99), itl.percentile(1.0)});
+  // A trace's rows are served in time order from 0 (arrivals/trace.cpp): the shift and the rows
+  // moved are said, and the requests table gives each request's line and stated arrival
+  // (2026-12-07 review: the table had numbered the reordered, shifted requests with no word).
+  const bool from_trace = !reqs_.empty() && reqs_.front().trace_line >= 0;
+  if (from_trace) {
+    std::vector<int64_t> lines;
+    for (const auto& q : reqs_) lines.push_back(q.trace_line);
+    std::vector<int64_t> in_file_order = lines;
+    std::sort(in_file_order.begin(), in_file_order.end());
+    int64_t moved = 0;
+    for (size_t i = 0; i < lines.size(); ++i) moved += lines[i] != in_file_order[i] ? 1 : 0;
+    const double shift_s = reqs_.front().trace_arrival_s - reqs_.front().arrival_s;
+    if (shift_s != 0 || moved > 0) {
+      std::string what;
+      if (shift_s != 0)
+        what = "arrivals shifted by " + format_double(-shift_s) + " s to start at 0 (the earliest, line " +
+               std::to_string(reqs_.front().trace_line) + ", states " + format_double(reqs_.front().trace_arrival_s) + " s)";
+      if (moved > 0)
+        what += (what.empty() ? "" : "; ") + std::to_string(moved) + " of " + std::to_string(lines.size()) +
+                " requests served out of the file's row order, sorted by arrival (rows of one time keep the file's order)";
+      r.notes.push_back("trace: " + what + "; the requests table numbers the requests in arrival order, its trace_line (the row's "
+                        "1-based line in the file, the header line 1) and trace_arrival_s (the arrival the row states) give each "
+                        "one's row");
+    }
+  }
   if (sp.request_table) {
     // Without an SLO there is none to meet: the flag is no number (NaN, null in JSON), as the
     // attainment and goodput are. It had read 1 for every request beside a null attainment
@@ -1211,14 +1236,23 @@ Result Simulation::run(ServingSummary* summary) {
                                         "SLO met (1) or not (0), empty without an SLO");
     rt.add_i64("request"); rt.add_f64("arrival_s"); rt.add_i64("prompt_tokens"); rt.add_i64("output_tokens"); rt.add_f64("ttft_s");
     rt.add_f64("tpot_s"); rt.add_f64("e2e_s"); rt.add_i64("preemptions_count"); rt.add_f64("meets_slo_flag");
+    if (from_trace) {
+      rt.add_i64("trace_line");
+      rt.add_f64("trace_arrival_s");
+    }
     for (size_t i = 0; i < seqs.size(); ++i) {
       const Seq& q = seqs[i];
       if (q.finish < 0) continue;
       const double ft = q.first_token - q.arrival;
       const double tp = q.output > 1 ? (q.finish - q.first_token) / (q.output - 1) : std::nan("");
       const bool ok = (sp.slo.ttft_s <= 0 || ft <= sp.slo.ttft_s) && (sp.slo.tpot_s <= 0 || std::isnan(tp) || tp <= sp.slo.tpot_s);
-      rt.add_row({static_cast<int64_t>(i), q.arrival, static_cast<int64_t>(q.prompt), static_cast<int64_t>(q.output), ft, tp,
-                  q.finish - q.arrival, static_cast<int64_t>(q.preemptions), !has_slo ? std::nan("") : ok ? 1.0 : 0.0});
+      std::vector<Value> row = {static_cast<int64_t>(i), q.arrival, static_cast<int64_t>(q.prompt), static_cast<int64_t>(q.output), ft, tp,
+                                q.finish - q.arrival, static_cast<int64_t>(q.preemptions), !has_slo ? std::nan("") : ok ? 1.0 : 0.0};
+      if (from_trace) {
+        row.emplace_back(reqs_[i].trace_line);
+        row.emplace_back(reqs_[i].trace_arrival_s);
+      }
+      rt.add_row(row);
     }
   }
   Table& mt = r.add_table("memory_timeline", "KV cache use over time, all instances: each point the maxima since the previous point");

@@ -282,6 +282,10 @@ FIGURES = [
      scalar("prefill_time_s")),
     ("docs/inference.md", "H200 takes 0.179 s instead of bf16's 0.257 s", "0.257",
      [*DSV3, "--prompt", "8192", "--output", "1", "--activations", "bf16"], scalar("prefill_time_s")),
+    # fp8 weights on vLLM run W8A8 on an H100 where no activation format is given (review of 2026-12-07).
+    ("docs/inference.md", "gives `compute_dtype` fp8 and a prefill of 0.0475 s", "0.0475",
+     ["infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm", "--prompt", "4000",
+      "--weights", "fp8"], scalar("prefill_time_s")),
     ("docs/inference.md", "gives 3.31 ms a token (302 tokens/s", "3.31", [*DSV3, "--prompt", "128", "--output", "256"],
      scalar("time_per_output_token_s", lambda s: s * 1e3)),
     ("docs/inference.md", "| calibrated, all 57 rows | 4.2% | 7.4% | 13.0% |", "4.2", ["infer", "validate", "data/validation/inference.csv"],

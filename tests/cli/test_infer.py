@@ -1823,8 +1823,10 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
         had billed 3 nodes (165.12 USD/h, their 24 devices rounded up together) where they need 4
         (220.16), 8 TP3 replicas 3 where 2 share a node, serve 41.28 USD/h per replica where estimate
         billed a node (55.04), and the note promised room for "more instances" with 2 devices left."""
+        # bf16 activations (W8A16) as given: the plan's 4 replicas at 40 requests/s were measured so
+        # (vLLM's default W8A8 on an H100 since 2026-12-07 needs 3).
         study = ("deployment: {model: gpt3-175b, accelerator: h100-sxm-80gb, engine: vllm, system: aws-p5-efa, tp: 6, "
-                 "weight_format: fp8}\nserving: {policy: continuous, replicas: 4}\n"
+                 "weight_format: fp8, activation_format: bf16}\nserving: {policy: continuous, replicas: 4}\n"
                  "workload: {arrival: poisson, rate_per_s: 2, requests: 100, prompt: {dist: fixed, mean: 512}, "
                  "output: {dist: fixed, mean: 64}}\nslo: {ttft_s: 2.0, tpot_s: 0.1}\n"
                  "plan: {accelerators: [h100-sxm-80gb], tp: [6], max_batch_seqs: [64], max_devices: 48, requests: 200}\n")
@@ -3282,6 +3284,79 @@ plan: {accelerators: [mi300x], tp: TPS, max_batch_seqs: [128, 256], max_devices:
             # And the deployment's own accelerator is sized by deployment.memory_gib.
             st = plan(["h100-sxm-80gb", "gpu-nomem"], "gpu-nomem", "", cat, "--set", "deployment.memory_gib=64")
             self.assertEqual(st["gpu-nomem"], "ok", st)
+
+
+class InferReview20261207(unittest.TestCase):
+    """Defects of the review of 2026-12-07: the activation format fp8 weights run with, the KV hint,
+    a trace's rows in the requests table, and the attention format of int8 activations."""
+
+    GPU = ("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm", "--prompt", "4000")
+
+    def test_fp8_weights_on_vllm_run_w8a8_where_the_device_has_fp8(self):
+        """--weights fp8 on vLLM (its FP8 W8A8 docs: activations quantised on the fly on SM 8.9+) had
+        been costed in bf16 on an H100, its prefill slower (0.0967 s) than bf16 weights' (0.0883 s);
+        left out, the activations are now fp8 there (0.0475 s, as --activations fp8) and bf16 on an
+        A100 (W8A16, FP8 Marlin), each said in a note."""
+        d = run_json(*self.GPU, "--weights", "fp8")
+        a8 = scalars(run_json(*self.GPU, "--weights", "fp8", "--activations", "fp8"))
+        bf = scalars(run_json(*self.GPU))
+        s = scalars(d)
+        self.assertEqual(s["compute_dtype"], "fp8")
+        self.assertEqual(s["prefill_time_s"], a8["prefill_time_s"])
+        self.assertLess(s["prefill_time_s"], bf["prefill_time_s"])
+        self.assertEqual(s["kv_format"], "bf16")
+        self.assertTrue(any(n.startswith("activations: fp8 assumed (none given): engine vllm runs fp8 weights") and "W8A8" in n
+                            for n in d["notes"]), d["notes"])
+        a100 = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "a100-sxm-80gb", "--engine", "vllm",
+                        "--weights", "fp8")
+        self.assertEqual(scalars(a100)["compute_dtype"], "bf16")
+        self.assertTrue(any("a100-sxm-80gb has no fp8 peak" in n and "W8A16" in n for n in a100["notes"]), a100["notes"])
+        # Given, the format stands without the note.
+        g = run_json(*self.GPU, "--weights", "fp8", "--activations", "bf16")
+        self.assertEqual(scalars(g)["compute_dtype"], "bf16")
+        self.assertFalse(any("assumed (none given)" in n for n in g["notes"]), g["notes"])
+
+    def test_a_refused_kv_format_names_the_engines_caches(self):
+        """--kv int4 on vLLM had been told to pick one of fp32, fp16, bf16, fp8, int8, fp4, q8_0, ...
+        "the engine's kv_formats", and int8 was then refused: the hint lists vLLM's own."""
+        p = run(*self.GPU, "--kv", "int4", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("fp32, fp16, bf16, fp8 (engine vllm's kv_formats, data/infer/engines.yaml)", p.stderr)
+        self.assertNotIn("int8", p.stderr)
+
+    def test_int8_activations_attend_in_the_caches_bf16(self):
+        """W8A8 int8 with vLLM's bf16 cache reported attention_dtype fp16: the int8 side dequantised
+        to 16 bits takes the cache's bf16 (the wider of the two sides)."""
+        s = scalars(run_json(*self.GPU, "--weights", "int8", "--activations", "int8"))
+        self.assertEqual(s["kv_format"], "bf16")
+        self.assertEqual(s["attention_dtype"], "bf16")
+        self.assertEqual(s["compute_dtype"], "int8")
+
+    def test_a_traces_requests_keep_their_rows(self):
+        """A trace's rows are served sorted by time and shifted to start at 0: the requests table
+        had numbered them in that order with nothing tying a request to its row. It gives each
+        request's trace_line (1-based, the header line 1) and trace_arrival_s, and a note says the
+        shift and the rows served out of order."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "t.csv"), "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n105.0,300,20\n100.0,200,10\n100.0,250,10\n")
+            study = os.path.join(d, "s.yaml")
+            with open(study, "w") as f:
+                f.write("deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm}\n"
+                        "serving: {policy: continuous}\nworkload: {arrival: trace, trace_file: t.csv}\n")
+            j = run_json("infer", "serve", study)
+            t = {r["request"]: r for r in rows(j["tables"]["requests"])}
+            self.assertEqual([(t[i]["trace_line"], t[i]["trace_arrival_s"], t[i]["arrival_s"], t[i]["prompt_tokens"]) for i in range(3)],
+                             [(3, 100.0, 0.0, 200), (4, 100.0, 0.0, 250), (2, 105.0, 5.0, 300)])
+            self.assertTrue(any(n.startswith("trace: arrivals shifted by -100 s to start at 0 (the earliest, line 3, states 100 s); "
+                                              "3 of 3 requests served out of the file's row order") for n in j["notes"]), j["notes"])
+            # A trace already in order from 0 needs no note; the columns stay.
+            with open(os.path.join(d, "t.csv"), "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n0,200,10\n1.5,300,20\n")
+            j = run_json("infer", "serve", study)
+            self.assertFalse(any(n.startswith("trace:") for n in j["notes"]), j["notes"])
+            t = rows(j["tables"]["requests"])
+            self.assertEqual([r["trace_line"] for r in t], [2, 3])
 
 
 if __name__ == "__main__":

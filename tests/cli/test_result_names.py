@@ -50,6 +50,8 @@ IDENTIFIERS = {
     "correlation",
     # a GEMM's shape, in elements
     "m", "n", "k",
+    # serve's requests table with trace arrivals: the request's row, as its 1-based line in the file
+    "trace_line",
 }
 # Statistical terms that are probabilities by definition.
 STATISTICS = {"alpha", "p_value", "min_p_value", "jitter_sigma",

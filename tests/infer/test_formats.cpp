@@ -1,6 +1,8 @@
 // Number formats: real bytes per element and compute paths.
 #include <gtest/gtest.h>
 
+#include "test_temp.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -150,7 +152,7 @@ TEST(DeviceProfiles, AMacOfAUserCatalogTakesTheRecommendationOfItsSize) {
 // rate the engine reaches; 2026-12-07 review).
 TEST(DeviceProfiles, AMatchHasOneEntryPerSizeAndItsSharesSayWhatTheyAreOf) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "sextant_devices_sizes";
+  const fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_devices_sizes"));
   fs::create_directories(dir);
   fs::copy_file(std::string(SEXTANT_SOURCE_DIR) + "/data/infer/engines.yaml", dir / "engines.yaml", fs::copy_options::overwrite_existing);
   auto load = [&](const std::string& entries) {
@@ -204,7 +206,7 @@ TEST(DeviceProfiles, AnEntryThatNeverAppliesIsSaid) {
   const auto& cat = fixtures::catalog();
   const auto& data = fixtures::infer_data();
   for (const auto& id : cat.accelerator_ids()) EXPECT_TRUE(data.match_notes(cat.accelerator(id), cat.accelerator_ids()).empty()) << id;
-  auto dir = std::filesystem::temp_directory_path() / "sextant_devices_match";
+  auto dir = std::filesystem::path(sextant::test_temp::path("sextant_devices_match"));
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(std::string(SEXTANT_SOURCE_DIR) + "/data/infer/engines.yaml", dir / "engines.yaml",
                              std::filesystem::copy_options::overwrite_existing);
@@ -277,7 +279,7 @@ TEST(Formats, GgufFileTypesWeighTheirFiles) {
 // format then listed the typo as a valid one (review). The bundled file's lists are all valid.
 TEST(Formats, AnEngineFormatListNamesOnlyKnownFormats) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "sextant_engine_format_lists";
+  const fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_engine_format_lists"));
   fs::create_directories(dir);
   std::string bundled;
   {
@@ -338,7 +340,7 @@ TEST(Formats, AnEngineKvAllocationIsKnownAndSourced) {
   EXPECT_EQ(fixtures::infer_data().engine("llama.cpp").kv_allocation, "context_per_sequence");
   EXPECT_EQ(fixtures::infer_data().engine("llama.cpp").kv_allocation_source.rfind("llama-server-slots: ", 0), 0u);
   EXPECT_EQ(fixtures::infer_data().engine("vllm").kv_allocation, "paged");
-  const fs::path dir = fs::temp_directory_path() / "sextant_engine_kv_allocation";
+  const fs::path dir = std::filesystem::path(sextant::test_temp::path("sextant_engine_kv_allocation"));
   fs::create_directories(dir);
   std::string bundled;
   {
@@ -421,4 +423,124 @@ TEST(EngineProfiles, ADequantFractionOfZeroIsRefused) {
   }
   EXPECT_NO_THROW(load("    dequant_fraction: {value: 0.5, estimated: \"x\"}\n    overlap_fraction: {value: 0, estimated: \"x\"}\n"));
   fs::remove_all(dir);
+}
+
+// Question (2026-12-07 review): what does attention run at with int8 activations over a bf16
+// cache? The wider of the two sides, the int8 side dequantised to 16 bits: bf16, the cache's type
+// (it read fp16: the widened side won the tie as fp16). Both sides dequantised stay fp16.
+TEST(Formats, AWidenedAttentionSideTakesTheOtherSidesSixteenBitType) {
+  const auto& h100 = fixtures::catalog().accelerator("h100-sxm-80gb");
+  EXPECT_EQ(attention_dtype(parse_format("bf16"), parse_format("int8"), h100), DType::BF16);
+  EXPECT_EQ(attention_dtype(parse_format("fp16"), parse_format("int8"), h100), DType::FP16);
+  EXPECT_EQ(attention_dtype(parse_format("int8"), parse_format("bf16"), h100), DType::BF16);
+  EXPECT_EQ(attention_dtype(parse_format("q8_0"), parse_format("bf16"), h100), DType::BF16);
+  EXPECT_EQ(attention_dtype(parse_format("q8_0"), parse_format("int8"), h100), DType::FP16);
+  EXPECT_EQ(attention_dtype(parse_format("int8"), parse_format("fp8"), h100), DType::FP16);
+  EXPECT_EQ(attention_dtype(parse_format("bf16"), parse_format("fp8"), h100), DType::BF16);
+  EXPECT_EQ(attention_dtype(parse_format("fp8"), parse_format("fp8"), h100), DType::FP8);
+  // Through a deployment: W8A8 int8 on vLLM with its default bf16 cache.
+  DeploymentSpec s = fixtures::spec("llama3-8b", "h100-sxm-80gb", "vllm", "int8");
+  s.activation_format = "int8";
+  s.kv_format = "";
+  const Deployment d = make_deployment(fixtures::catalog(), fixtures::infer_data(), s);
+  EXPECT_EQ(d.kv.name, "bf16");
+  EXPECT_EQ(attention_dtype(d.kv, d.activation, d.accel, d.engine.matmul_dtypes), DType::BF16);
+}
+
+// Question (2026-12-07 review): with no activation format given, what do fp8 weights multiply in?
+// On vLLM, whose dynamic_activation_formats lists fp8 (its FP8 W8A8 docs), fp8 where the device
+// has an fp8 peak (W8A8 on an H100) and bf16 where it has none (W8A16, FP8 Marlin, on an A100),
+// each said in a note; an engine without the rule (generic) stays bf16 and says so. fp8 weights
+// on vLLM had been costed in bf16 on an H100, slower than bf16 weights.
+TEST(Formats, AnEngineThatQuantisesActivationsOnTheFlyRunsW8A8WhereTheDeviceCan) {
+  auto make = [](const std::string& accel, const std::string& engine, const std::string& act) {
+    DeploymentSpec s = fixtures::spec("llama3-8b", accel, engine, "fp8");
+    s.activation_format = act;
+    s.kv_format = "";
+    return make_deployment(fixtures::catalog(), fixtures::infer_data(), s);
+  };
+  auto note_with = [](const Deployment& d, const std::string& text) {
+    for (const auto& n : weight_format_notes(d))
+      if (n.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_EQ(fixtures::infer_data().engine("vllm").dynamic_activation_formats, std::vector<std::string>{"fp8"});
+  EXPECT_EQ(fixtures::infer_data().engine("vllm").dynamic_activation_source.rfind("vllm-fp8-w8a8: ", 0), 0u);
+  const Deployment h = make("h100-sxm-80gb", "vllm", "");
+  EXPECT_EQ(h.activation.name, "fp8");
+  EXPECT_EQ(h.activation_format_source, "engine");
+  EXPECT_EQ(compute_dtype(h.weight, h.activation, h.accel, h.engine.matmul_dtypes), DType::FP8);
+  EXPECT_EQ(h.kv.name, "bf16");  // vLLM's kv_cache_dtype auto: the model's 16-bit dtype
+  EXPECT_TRUE(note_with(h, "activations: fp8 assumed (none given): engine vllm runs fp8 weights")) << weight_format_notes(h).size();
+  EXPECT_TRUE(note_with(h, "W8A8; source vllm-fp8-w8a8"));
+  const Deployment a = make("a100-sxm-80gb", "vllm", "");
+  EXPECT_EQ(a.activation.name, "bf16");
+  EXPECT_EQ(a.activation_format_source, "engine_fallback");
+  EXPECT_TRUE(note_with(a, "activations: bf16 assumed (none given): a100-sxm-80gb has no fp8 peak"));
+  EXPECT_TRUE(note_with(a, "W8A16"));
+  const Deployment g = make("h100-sxm-80gb", "generic", "");
+  EXPECT_EQ(g.activation.name, "bf16");
+  EXPECT_EQ(g.activation_format_source, "default");
+  EXPECT_TRUE(note_with(g, "engine generic states no on-the-fly quantisation of activations for fp8 weights"));
+  // Given, the activation format stands, and no assumption is noted.
+  const Deployment b = make("h100-sxm-80gb", "vllm", "bf16");
+  EXPECT_EQ(b.activation.name, "bf16");
+  EXPECT_FALSE(note_with(b, "assumed (none given)"));
+  // 16-bit weights are not quantised on the fly.
+  DeploymentSpec s16 = fixtures::spec("llama3-8b", "h100-sxm-80gb", "vllm", "bf16");
+  s16.activation_format = "";
+  EXPECT_EQ(make_deployment(fixtures::catalog(), fixtures::infer_data(), s16).activation.name, "bf16");
+}
+
+// Question: is an engine's dynamic_activation_formats entry a format activations are quantised
+// into (narrower than 16 bits), refused at its line otherwise?
+TEST(Formats, AnEnginesDynamicActivationFormatsAreActivationFormats) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("sextant_engine_dynamic_act_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string bundled;
+  {
+    std::ifstream in(std::string(SEXTANT_SOURCE_DIR) + "/data/infer/engines.yaml");
+    bundled.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string from = "dynamic_activation_formats: {value: [fp8]";
+  ASSERT_NE(bundled.find(from), std::string::npos);
+  for (const char* bad : {"int4", "bf16", "q4_0"}) {
+    std::string text = bundled;
+    text.replace(text.find(from), from.size(), std::string("dynamic_activation_formats: {value: [") + bad + "]");
+    std::ofstream((dir / "engines.yaml").string()) << text;
+    try {
+      InferData::load(dir.string());
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("dynamic_activation_formats.value.0"), std::string::npos) << what;
+      EXPECT_NE(what.find("is no format activations are quantised into on the fly"), std::string::npos) << what;
+    }
+  }
+  fs::remove_all(dir);
+}
+
+// Question (2026-12-07 review): does a refused KV format's hint list the chosen engine's
+// kv_formats? vLLM's are fp32, fp16, bf16 and fp8: the hint had offered int8, fp4 and q8_0, which
+// vLLM then refused. With no engine list (generic) every engine's cache formats are named.
+TEST(Formats, AKvFormatHintListsTheEnginesCaches) {
+  auto hint_of = [](const std::string& engine, const std::string& kv) {
+    DeploymentSpec s = fixtures::spec("llama3-8b", "h100-sxm-80gb", engine);
+    s.kv_format = kv;
+    try {
+      make_deployment(fixtures::catalog(), fixtures::infer_data(), s);
+    } catch (const Error& e) {
+      return e.hint();
+    }
+    return std::string("accepted");
+  };
+  for (const char* kv : {"int4", "q4_k_m"}) {
+    const std::string h = hint_of("vllm", kv);
+    EXPECT_NE(h.find("fp32, fp16, bf16, fp8 (engine vllm's kv_formats"), std::string::npos) << h;
+    EXPECT_EQ(h.find("int8"), std::string::npos) << h;
+    EXPECT_EQ(h.find("q8_0"), std::string::npos) << h;
+  }
+  const std::string g = hint_of("generic", "int4");
+  EXPECT_NE(g.find("fp32, fp16, bf16, fp8, int8, fp4, q8_0"), std::string::npos) << g;
 }

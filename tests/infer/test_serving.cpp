@@ -245,6 +245,28 @@ TEST(Serving, ArrivalProcesses) {
   ASSERT_EQ(tr.size(), 2u);
   EXPECT_EQ(tr[0].prompt_tokens, 200);
   EXPECT_DOUBLE_EQ(tr[1].arrival_s, 2.5);
+  // Each request keeps its row's line (the header is line 1) and the arrival it states
+  // (2026-12-07 review: nothing tied a request to its row after the sort and the shift).
+  EXPECT_EQ(tr[0].trace_line, 3);
+  EXPECT_DOUBLE_EQ(tr[0].trace_arrival_s, 10.0);
+  EXPECT_EQ(tr[1].trace_line, 2);
+  EXPECT_DOUBLE_EQ(tr[1].trace_arrival_s, 12.5);
+  // Serve's requests table gives them, and a note the shift and the rows served out of order.
+  const Result sr = simulate_serving(spec_8b(), tr);
+  const Table* rt = sr.table("requests");
+  ASSERT_NE(rt, nullptr);
+  ASSERT_TRUE(rt->has_column("trace_line"));
+  EXPECT_EQ(rt->column("trace_line").i64[0], 3);
+  EXPECT_EQ(rt->column("trace_line").i64[1], 2);
+  EXPECT_DOUBLE_EQ(rt->column("trace_arrival_s").f64[0], 10.0);
+  EXPECT_DOUBLE_EQ(rt->column("arrival_s").f64[1], 2.5);
+  bool said = false;
+  for (const auto& n : sr.notes)
+    said = said || (n.find("trace: arrivals shifted by -10 s to start at 0 (the earliest, line 3, states 10 s); 2 of 2 requests "
+                            "served out of the file's row order") != std::string::npos);
+  EXPECT_TRUE(said);
+  // Generated requests have no trace columns.
+  EXPECT_FALSE(simulate_serving(spec_8b(), generate_requests(work(4, 5))).table("requests")->has_column("trace_line"));
   w.arrival = "weibull";
   EXPECT_THROW(generate_requests(w), Error);
 }

@@ -9,6 +9,7 @@
 // prompt_tokens >= 1 and output_tokens >= 1.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,6 +26,12 @@ struct Request {
   int32_t output_tokens = 1;
   int32_t prefix_group = -1;   // requests of one group share their first prefix_tokens tokens
   int32_t prefix_tokens = 0;
+  // A trace's request: the 1-based line of its row in the trace file (the header is line 1) and
+  // the arrival the row states, before the rows were sorted by time and shifted to start at 0;
+  // -1 and NaN for generated requests. Serve's requests table shows them (2026-12-07 review: the
+  // table had numbered the reordered, shifted requests with nothing to tie them to the file).
+  int64_t trace_line = -1;
+  double trace_arrival_s = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The longest prompt, output or shared prefix a request may state, in tokens: beyond any model's

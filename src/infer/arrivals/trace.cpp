@@ -1,5 +1,7 @@
 // Trace arrivals: a CSV with columns arrival_s (or timestamp_s), prompt_tokens, output_tokens and
-// optional prefix_group, prefix_tokens; rows are sorted by time and shifted to start at 0.
+// optional prefix_group, prefix_tokens; rows are sorted by time (stably: rows of one time keep
+// the file's order) and shifted to start at 0, then the first `requests` of them in time kept. Each
+// request keeps its row's line and stated arrival (Request::trace_line, trace_arrival_s).
 #include <algorithm>
 #include <cstdint>
 
@@ -64,6 +66,8 @@ class TraceArrivals final : public ArrivalProcess {
     for (size_t i = 0; i < t.rows.size(); ++i) {
       Request q;
       q.arrival_s = cell_f64(t, i, ct);
+      q.trace_line = t.lines[i];
+      q.trace_arrival_s = q.arrival_s;
       q.prompt_tokens = tokens(i, cp);
       q.output_tokens = tokens(i, co);
       if (cg >= 0 && cx >= 0) {
