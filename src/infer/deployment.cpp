@@ -14,6 +14,14 @@ namespace sextant::infer {
 namespace fs = std::filesystem;
 
 namespace {
+// Whether deployment d can multiply in t: the device's peak and the engine's kernels (llama.cpp
+// multiplies in fp16 on an H100 whatever fp8 peak it has). make_deployment's choice of activation
+// format and weight_format_notes' hints read the same test (2026-12-07 review).
+bool multiplies_in(const Deployment& d, DType t) {
+  const auto& m = d.engine.matmul_dtypes;
+  return d.accel.has_peak(t) && (m.empty() || std::find(m.begin(), m.end(), t) != m.end());
+}
+
 // The system whose link a replica runs on: the named one, else the first catalog system (by id)
 // holding the accelerator; null when none does (resolve_link and make_deployment's node check
 // read the same one; make_deployment names a study's own system holding it first).
@@ -186,12 +194,21 @@ std::string context_window_text(const Deployment& d) {
 std::vector<std::string> weight_format_notes(const Deployment& d) {
   std::vector<std::string> out = d.data_notes;
   const auto& m = d.model;
+  // The 16-bit type the GEMMs run in where the activations are 16-bit: bf16 taken on a device
+  // without a bf16 peak runs in fp16 (compute_dtype), and the notes name that one (2026-12-07
+  // review: "activations: bf16 assumed" beside compute_dtype fp16 on a V100 and an M2 Max).
+  std::string act16 = d.activation.name;
+  if (d.activation.bits_per_element == 16 && !d.activation.block_quantized) try {
+      act16 = to_string(compute_dtype(d.activation, d.activation, d.accel, d.engine.matmul_dtypes));
+    } catch (const Error&) {
+      // no peak to run it in: the cost model refuses the deployment; the note names the format
+    }
   if (!d.activation_fallback_from.empty())
     out.push_back("activations " + d.activation_fallback_from + " given, but " +
                   (d.accel.has_peak(parse_format(d.activation_fallback_from).compute_dtype)
                        ? "engine " + d.engine.id + " does not multiply in " + d.activation_fallback_from
                        : d.accel.id + " has no " + d.activation_fallback_from + " peak") +
-                  ": activations costed in " + d.activation.name + " (the weights multiplied in it, as vLLM runs an FP8 checkpoint on "
+                  ": activations costed in " + act16 + " (the weights multiplied in it, as vLLM runs an FP8 checkpoint on "
                   "Ampere: W8A16)");
   // Which activation format was taken where none was given, and why (2026-12-07 review): the
   // engine's on-the-fly quantisation (W8A8), its 16-bit fallback on a device without the format's
@@ -207,17 +224,29 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
                   " weights with the activations quantised to " + d.activation.name + " on the fly where the device multiplies in " +
                   d.activation.name + ", as " + d.accel.id + " does (W8A8; " + rule +
                   "); give the activation format to cost another");
+  // A device without the format's peak is said plainly, without the rule's source: that source
+  // documents the 16-bit fallback for some devices only (vLLM's FP8 Marlin W8A16 for Ampere), not
+  // for every device without the peak (2026-12-07 review: a V100 cited it).
   else if (d.activation_format_source == "engine_fallback")
-    out.push_back("activations: " + d.activation.name + " assumed (none given): " +
-                  (d.accel.has_peak(parse_format(w.name).compute_dtype) ? "engine " + d.engine.id + " does not multiply in " + w.name + " on " + d.accel.id
-                                                                         : d.accel.id + " has no " + w.name + " peak") +
-                  ", so engine " + d.engine.id + " runs the " + w.name + " weights dequantised to 16 bits (weight-only, " + (w.bits_per_element >= 8 ? "W8A16; " : "W4A16; ") + rule + ")");
+    out.push_back("activations: " + act16 + " assumed (none given): " +
+                  (d.accel.has_peak(parse_format(w.name).compute_dtype)
+                       ? "engine " + d.engine.id + " does not multiply in " + w.name + " on " + d.accel.id + ", so engine " + d.engine.id +
+                             " runs the " + w.name + " weights dequantised to 16 bits (weight-only, " +
+                             (w.bits_per_element >= 8 ? "W8A16; " : "W4A16; ") + rule + ")"
+                       : d.accel.id + " has no " + w.name + " peak, so the GEMMs run at 16 bits (" + act16 + "), the " + w.name +
+                             " weights dequantised (weight-only, " + (w.bits_per_element >= 8 ? "W8A16" : "W4A16") + ")"));
+  // The hint to give the activation format only where the device can multiply in it: elsewhere
+  // giving it changes nothing (2026-12-07 review: `--weights fp4` on an H100 was told to give fp4).
   else if (d.activation_format_source == "default" && d.weight_format_source == "given" && !w.block_quantized && w.bits_per_element < 16 &&
            w.name.rfind("mixed:", 0) != 0)
-    out.push_back("activations: " + d.activation.name + " assumed (none given): engine " + d.engine.id + " states no on-the-fly " +
+    out.push_back("activations: " + act16 + " assumed (none given): engine " + d.engine.id + " states no on-the-fly " +
                   "quantisation of activations for " + w.name + " weights (dynamic_activation_formats, " + shown_data_file(d.engine.file) +
-                  "), so they are costed weight-only, dequantised to 16 bits; give the activation format (e.g. " + w.name +
-                  ") to cost the quantised GEMMs");
+                  "), so they are costed weight-only, dequantised to 16 bits; " +
+                  (multiplies_in(d, parse_activation_format(w.name).compute_dtype)
+                       ? "give the activation format (e.g. " + w.name + ") to cost the quantised GEMMs"
+                       : (d.accel.has_peak(parse_activation_format(w.name).compute_dtype) ? "engine " + d.engine.id + " does not multiply in " + w.name + " on " + d.accel.id
+                                                                                          : d.accel.id + " has no " + w.name + " peak") +
+                             " (no quantised-GEMM path in " + w.name + "), so the GEMMs run at 16 bits (" + act16 + ") whatever activation format is given"));
   // llama-quantize names its file types Q2_K, Q3_K, Q4_K and Q5_K too (the last three aliases of
   // the _M mixes), and a *.Q2_K.gguf file is one of them: the names mean those file types as
   // weights (parse_weight_format); before 2026-12-05 they were the pure block types, 2-9% light.
@@ -381,10 +410,7 @@ Deployment make_deployment(const Catalog& given_cat, const InferData& data, cons
   // else 16-bit (2026-12-07 review: `--weights fp8` on vLLM had been costed in bf16 on an H100).
   // "can multiply in" is the device's peak and the engine's kernels (llama.cpp multiplies in fp16
   // on an H100 whatever fp8 peak it has).
-  auto usable = [&](DType t) {
-    return d.accel.has_peak(t) && (d.engine.matmul_dtypes.empty() ||
-                                   std::find(d.engine.matmul_dtypes.begin(), d.engine.matmul_dtypes.end(), t) != d.engine.matmul_dtypes.end());
-  };
+  auto usable = [&](DType t) { return multiplies_in(d, t); };
   const auto& dyn = d.engine.dynamic_activation_formats;
   const bool engine_quantises = std::find(dyn.begin(), dyn.end(), d.weight.name) != dyn.end();
   if (!s.activation_format.empty()) {

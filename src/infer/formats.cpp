@@ -166,10 +166,13 @@ NumberFormat parse_kv_format(const std::string& name, const SourceLocation& wher
   // cache format of any engine. The hint had listed the fixed set (int8, fp4, q8_0, ...) as "the
   // engine's kv_formats" for vLLM, whose caches are fp32, fp16, bf16 and fp8: following it with
   // int8 failed again (2026-12-07 review).
+  // An engine without kv_formats: the formats Sextant can cost a cache in (kv_format_names), not
+  // attributed to engines.yaml, which lists none of int8, fp4 or q* (2026-12-07 review).
   std::string listed;
   for (const auto& k : engine_kv_formats.empty() ? kv_format_names() : engine_kv_formats) listed += (listed.empty() ? "" : ", ") + k;
   const std::string which = engine_kv_formats.empty()
-                                ? listed + " (the cache formats engines list as kv_formats, data/infer/engines.yaml)"
+                                ? listed + " (the formats Sextant can cost a KV cache in" +
+                                      (engine_id.empty() ? std::string(")") : "; engine " + engine_id + " lists no kv_formats)")
                                 : listed + " (engine " + engine_id + "'s kv_formats, data/infer/engines.yaml)";
   // A llama.cpp file type is a per-tensor mix of block types (its bits are those of one model's
   // weights), and a mixed: format a share of two: neither is a cache type of any engine (--kv

@@ -67,7 +67,7 @@ NumberFormat parse_weight_format(const std::string& name, const SourceLocation& 
 NumberFormat parse_activation_format(const std::string& name, const SourceLocation& where = {});
 // A KV-cache format: one element format (a GGUF file type or a mixed: format is refused).
 // engine_kv_formats / engine_id: the chosen engine's kv_formats, which the refusal's hint lists
-// (empty: no engine known, or one that lists none: every cache format of any engine).
+// (empty: no engine known, or one that lists none: every format Sextant can cost a cache in).
 NumberFormat parse_kv_format(const std::string& name, const SourceLocation& where = {},
                              const std::vector<std::string>& engine_kv_formats = {}, const std::string& engine_id = "");
 

@@ -1210,10 +1210,17 @@ Result Simulation::run(ServingSummary* summary) {
   if (from_trace) {
     std::vector<int64_t> lines;
     for (const auto& q : reqs_) lines.push_back(q.trace_line);
-    std::vector<int64_t> in_file_order = lines;
-    std::sort(in_file_order.begin(), in_file_order.end());
-    int64_t moved = 0;
-    for (size_t i = 0; i < lines.size(); ++i) moved += lines[i] != in_file_order[i] ? 1 : 0;
+    // The rows moved: those outside the longest run of rows served in the file's order (the longest
+    // increasing subsequence of lines in served order, O(n log n)). Before 2026-12-07 the served
+    // lines were compared with the sorted ones position by position, so one late row shifted
+    // every position after it (review: one row moved of 10 read "10 of 10").
+    std::vector<int64_t> tails;  // tails[k]: the least last line of an increasing run of k + 1 rows
+    for (int64_t line : lines) {
+      const auto it = std::lower_bound(tails.begin(), tails.end(), line);
+      if (it == tails.end()) tails.push_back(line);
+      else *it = line;
+    }
+    const int64_t moved = static_cast<int64_t>(lines.size()) - static_cast<int64_t>(tails.size());
     const double shift_s = reqs_.front().trace_arrival_s - reqs_.front().arrival_s;
     if (shift_s != 0 || moved > 0) {
       std::string what;

@@ -3324,6 +3324,48 @@ class InferReview20261207(unittest.TestCase):
         self.assertIn("fp32, fp16, bf16, fp8 (engine vllm's kv_formats, data/infer/engines.yaml)", p.stderr)
         self.assertNotIn("int8", p.stderr)
 
+    def test_a_kv_hint_without_engine_formats_names_sextants_own(self):
+        """An engine with no kv_formats (generic) had its hint cite the fixed list (int8, fp4, q*) as
+        "the cache formats engines list as kv_formats, data/infer/engines.yaml", which lists none of
+        them: it is the formats Sextant can cost a cache in (2026-12-07 review)."""
+        p = run("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--engine", "generic",
+                "--kv", "int4", ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("q5_1 (the formats Sextant can cost a KV cache in; engine generic lists no kv_formats)", p.stderr)
+        self.assertNotIn("engines.yaml", p.stderr)
+
+    def test_the_activation_hint_only_where_the_device_multiplies_in_it(self):
+        """`--weights fp4` on an H100 (no fp4 peak) was told to give the activation format to cost the
+        quantised GEMMs, which changes nothing; the notes said bf16 beside compute_dtype fp16 (M2 Max,
+        V100), and a V100 cited vLLM's W8A16 source, which covers Ampere (2026-12-07 review)."""
+        def act_note(j):
+            n = [n for n in j["notes"] if n.startswith("activations:")]
+            self.assertEqual(len(n), 1, j["notes"])
+            return n[0]
+        for acc, w in (("h100-sxm-80gb", "fp4"), ("h100-sxm-80gb", "mxfp4"), ("a100-sxm-80gb", "fp4")):
+            j = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", acc, "--engine", "vllm", "--prompt", "4000",
+                         "--weights", w)
+            n = act_note(j)
+            self.assertNotIn("give the activation format", n)
+            self.assertIn(acc + " has no " + w + " peak (no quantised-GEMM path in " + w + "), so the GEMMs run at 16 bits (bf16)", n)
+        # Where the device multiplies in the format, the hint stays (and giving it changes the cost).
+        n = act_note(run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--engine", "generic",
+                              "--weights", "fp8"))
+        self.assertIn("give the activation format (e.g. fp8) to cost the quantised GEMMs", n)
+        m2 = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "apple-m2-max-30c", "--engine", "generic",
+                      "--prompt", "1000", "--weights", "fp8")
+        self.assertEqual(scalars(m2)["compute_dtype"], "fp16")
+        n = act_note(m2)
+        self.assertTrue(n.startswith("activations: fp16 assumed"), n)
+        self.assertIn("apple-m2-max-30c has no fp8 peak (no quantised-GEMM path in fp8), so the GEMMs run at 16 bits (fp16)", n)
+        v100 = run_json("infer", "estimate", "--model", "llama3-8b", "--accelerator", "v100-sxm2-32gb", "--engine", "vllm",
+                        "--prompt", "1000", "--weights", "fp8")
+        self.assertEqual(scalars(v100)["compute_dtype"], "fp16")
+        n = act_note(v100)
+        self.assertTrue(n.startswith("activations: fp16 assumed (none given): v100-sxm2-32gb has no fp8 peak, so the GEMMs run at "
+                                     "16 bits (fp16)"), n)
+        self.assertNotIn("vllm-fp8-w8a8", n)
+
     def test_int8_activations_attend_in_the_caches_bf16(self):
         """W8A8 int8 with vLLM's bf16 cache reported attention_dtype fp16: the int8 side dequantised
         to 16 bits takes the cache's bf16 (the wider of the two sides)."""
@@ -3349,7 +3391,7 @@ class InferReview20261207(unittest.TestCase):
             self.assertEqual([(t[i]["trace_line"], t[i]["trace_arrival_s"], t[i]["arrival_s"], t[i]["prompt_tokens"]) for i in range(3)],
                              [(3, 100.0, 0.0, 200), (4, 100.0, 0.0, 250), (2, 105.0, 5.0, 300)])
             self.assertTrue(any(n.startswith("trace: arrivals shifted by -100 s to start at 0 (the earliest, line 3, states 100 s); "
-                                              "3 of 3 requests served out of the file's row order") for n in j["notes"]), j["notes"])
+                                              "1 of 3 requests served out of the file's row order") for n in j["notes"]), j["notes"])
             # A trace already in order from 0 needs no note; the columns stay.
             with open(os.path.join(d, "t.csv"), "w") as f:
                 f.write("arrival_s,prompt_tokens,output_tokens\n0,200,10\n1.5,300,20\n")
@@ -3357,6 +3399,13 @@ class InferReview20261207(unittest.TestCase):
             self.assertFalse(any(n.startswith("trace:") for n in j["notes"]), j["notes"])
             t = rows(j["tables"]["requests"])
             self.assertEqual([r["trace_line"] for r in t], [2, 3])
+            # One late row: 1 of 10 moved (the rows outside the longest run in file order), not
+            # the 10 positions it shifts (2026-12-07 review).
+            with open(os.path.join(d, "t.csv"), "w") as f:
+                f.write("arrival_s,prompt_tokens,output_tokens\n100,100,5\n" + "".join(f"{i},100,5\n" for i in range(9)))
+            j = run_json("infer", "serve", study)
+            self.assertTrue(any(n.startswith("trace: 1 of 10 requests served out of the file's row order") for n in j["notes"]), j["notes"])
+            self.assertEqual([r["trace_line"] for r in rows(j["tables"]["requests"])], list(range(3, 12)) + [2])
 
 
 if __name__ == "__main__":

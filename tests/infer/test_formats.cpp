@@ -523,7 +523,7 @@ TEST(Formats, AnEnginesDynamicActivationFormatsAreActivationFormats) {
 
 // Question (2026-12-07 review): does a refused KV format's hint list the chosen engine's
 // kv_formats? vLLM's are fp32, fp16, bf16 and fp8: the hint had offered int8, fp4 and q8_0, which
-// vLLM then refused. With no engine list (generic) every engine's cache formats are named.
+// vLLM then refused. With no engine list (generic) the formats Sextant can cost a cache in are named.
 TEST(Formats, AKvFormatHintListsTheEnginesCaches) {
   auto hint_of = [](const std::string& engine, const std::string& kv) {
     DeploymentSpec s = fixtures::spec("llama3-8b", "h100-sxm-80gb", engine);
@@ -543,4 +543,8 @@ TEST(Formats, AKvFormatHintListsTheEnginesCaches) {
   }
   const std::string g = hint_of("generic", "int4");
   EXPECT_NE(g.find("fp32, fp16, bf16, fp8, int8, fp4, q8_0"), std::string::npos) << g;
+  // Those are the formats Sextant can cost a cache in, not a list engines.yaml gives (2026-12-07
+  // review: the hint had attributed them to engines.yaml, which lists no int8, fp4 or q* cache).
+  EXPECT_NE(g.find("(the formats Sextant can cost a KV cache in; engine generic lists no kv_formats)"), std::string::npos) << g;
+  EXPECT_EQ(g.find("engines.yaml"), std::string::npos) << g;
 }
