@@ -2036,6 +2036,10 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
   // Where each accelerator's price came from (its system's node price, devices.yaml or the study),
   // said once per accelerator: usd_per_hour had no source.
   std::vector<std::pair<std::string, std::string>> price_sources;
+  // The candidates' format notes (weight_format_notes), each once: which activation format each
+  // accelerator's candidates were costed in, as serve says it. The plan had said none, and mixed
+  // fp8 weights costed W8A8 on an H100 with W8A16 on an A100 without a word (review of 2026-12-07).
+  std::vector<std::string> format_notes;
   for (size_t ai = 0; ai < accels.size(); ++ai)
     for (int tp : P.tp)
       for (const auto& pol : policies)
@@ -2099,6 +2103,8 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
             }
             if (std::none_of(price_sources.begin(), price_sources.end(), [&](const auto& x) { return x.first == acc; }))
               price_sources.emplace_back(acc, c.serving.price_source);
+            for (auto& n : weight_format_notes(c.serving.deployment))
+              if (std::find(format_notes.begin(), format_notes.end(), n) == format_notes.end()) format_notes.push_back(std::move(n));
             // Each pipeline batch in flight holds its share of the cache (serving.cpp, BlockPool).
             const int pp = c.serving.deployment.par.pp;
             const int slots = pipeline_slots(pp, c.serving.pipeline_batches);
@@ -2242,6 +2248,7 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           }
         }
   for (const auto& [acc, source] : price_sources) r.notes.push_back("price of " + acc + ": " + source);
+  r.notes.insert(r.notes.end(), format_notes.begin(), format_notes.end());
   if (ep_differs)
     r.notes.push_back("deployment.ep " + std::to_string(s.deployment.ep) + ": each candidate runs the largest expert-parallel degree up to it that "
                       "divides its tp and the experts (the ep column); for ep = tp throughout, give deployment.tp and deployment.ep the largest tp planned");

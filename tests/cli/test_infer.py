@@ -3292,6 +3292,16 @@ class InferReview20261207(unittest.TestCase):
 
     GPU = ("infer", "estimate", "--model", "llama3-8b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm", "--prompt", "4000")
 
+    def test_plan_says_the_activation_format_of_each_accelerators_candidates(self):
+        """infer plan with fp8 weights costs the H100 and H200 candidates W8A8 and the A100 ones
+        W8A16: the plan had said neither (serve does), so its candidates read as alike."""
+        j = run_json("infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "deployment.weight_format=fp8",
+                     "--set", "plan.requests=200", "--set", "plan.max_batch_seqs=[128]")
+        notes = j["notes"]
+        for acc in ("h100-sxm-80gb", "h200-sxm-141gb"):
+            self.assertEqual(sum(1 for n in notes if f"as {acc} does (W8A8" in n), 1, notes)
+        self.assertEqual(sum(1 for n in notes if "a100-sxm-80gb has no fp8 peak" in n and "W8A16" in n), 1, notes)
+
     def test_fp8_weights_on_vllm_run_w8a8_where_the_device_has_fp8(self):
         """--weights fp8 on vLLM (its FP8 W8A8 docs: activations quantised on the fly on SM 8.9+) had
         been costed in bf16 on an H100, its prefill slower (0.0967 s) than bf16 weights' (0.0883 s);
