@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <algorithm>
 #include <deque>
 #include <set>
 #include <vector>
@@ -176,6 +178,69 @@ TEST(MoeDispatch, GroupLimitedRoutingBoundsTheDomainsATokenNeeds) {
   g.domains = 8;
   EXPECT_LT(reg.get("deepep").traffic(ir::MoeRoute{256, 8, 8, 4}, g).inter * 8, 3.5);
   EXPECT_NEAR(reg.get("deepep").traffic(ir::MoeRoute{256, 8}, g).inter * 8, 4.63, 0.01);
+}
+
+// Question (review of 2026-12-07): does the grouped-routing average, with its hit chances and
+// per-group expert counts worked out once instead of for every group choice, give the same bits as
+// the direct enumeration (a copy of it below) over even and uneven placements?
+namespace {
+bool grouped_hits_direct(const ir::MoeRoute& r, int n, int k, int D, double* member_hit, double* domain_hit) {
+  const int E = r.experts, K = r.topk, G = r.groups, M = r.groups_per_token;
+  if (G <= 1 || M < 1 || M >= G || E <= 0 || K <= 0 || E % G != 0 || n < 1 || E % n != 0 || k < 1 || D < 1 || k * D != n) return false;
+  double choices = 1;
+  for (int i = 0; i < M; ++i) choices = choices * (G - i) / (i + 1);
+  if (choices > 5000) return false;
+  const int s = E / G, e = E / n;
+  auto overlap = [&](int g, int lo, int hi) { return std::max(0, std::min((g + 1) * s, hi) - std::max(g * s, lo)); };
+  std::vector<int> pick(static_cast<size_t>(M));
+  for (int i = 0; i < M; ++i) pick[static_cast<size_t>(i)] = i;
+  double members = 0, domains = 0, count = 0;
+  const int in_choice = M * s;
+  while (true) {
+    for (int d = 0; d < D; ++d) {
+      int held = 0;
+      for (int g : pick) held += overlap(g, d * k * e, (d + 1) * k * e);
+      domains += 1 - ir::moe_miss_probability(in_choice, held, K);
+    }
+    for (int i = 0; i < n; ++i) {
+      int held = 0;
+      for (int g : pick) held += overlap(g, i * e, (i + 1) * e);
+      members += 1 - ir::moe_miss_probability(in_choice, held, K);
+    }
+    count += 1;
+    int i = M - 1;
+    while (i >= 0 && pick[static_cast<size_t>(i)] == G - M + i) --i;
+    if (i < 0) break;
+    ++pick[static_cast<size_t>(i)];
+    for (int j = i + 1; j < M; ++j) pick[static_cast<size_t>(j)] = pick[static_cast<size_t>(j - 1)] + 1;
+  }
+  *member_hit = members / (count * n);
+  *domain_hit = domains / (count * D);
+  return true;
+}
+}  // namespace
+
+TEST(MoeDispatch, GroupedHitsAreTheDirectEnumerationBitForBit) {
+  int compared = 0;
+  for (const int E : {64, 128, 256, 384})
+    for (const int K : {1, 2, 6, 8})
+      for (const int G : {2, 4, 8, 16})
+        for (int M = 1; M < G; ++M)
+          for (const int n : {2, 4, 8, 16, 32, 64, 128})
+            for (const int k : {1, 2, 4, 8}) {
+              if (n % k != 0) continue;
+              const ir::MoeRoute r{E, K, G, M};
+              double m1 = -1, d1 = -1, m2 = -2, d2 = -2;
+              const bool a = ir::moe_grouped_hits(r, n, k, n / k, &m1, &d1);
+              const bool b = grouped_hits_direct(r, n, k, n / k, &m2, &d2);
+              ASSERT_EQ(a, b) << E << " " << K << " " << G << " " << M << " " << n << " " << k;
+              if (!a) continue;
+              ++compared;
+              // Bitwise: the search's rankings must not move.
+              ASSERT_EQ(std::memcmp(&m1, &m2, sizeof m1), 0) << E << " " << K << " " << G << " " << M << " " << n << " " << k;
+              ASSERT_EQ(std::memcmp(&d1, &d2, sizeof d1), 0) << E << " " << K << " " << G << " " << M << " " << n << " " << k;
+            }
+  EXPECT_GT(compared, 1000);
 }
 
 // Question (review of 2026-12-04): for a group placed unevenly over two domains (8 of its 32
