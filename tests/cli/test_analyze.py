@@ -1135,6 +1135,38 @@ class AnalyzeCli(unittest.TestCase):
             self.assertEqual(len(far), 1, list(diagnostics(doc)))
             self.assertIn("rank 0 is 2.0 h from the nearest other rank", far[0][2])
 
+    def test_hta_negative_idle_time_of_overlapping_kernels_is_a_diagnostic(self):
+        """Review of 2026-12-07: one kernel event written twice gives HTA's kernel-wait gap of minus
+        the kernel's length. --compat hta keeps that value for parity, and had said nothing of it,
+        while the default mode counts the overlap; both count it now."""
+        launch = {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 0, "dur": 1,
+                  "args": {"correlation": 1}}
+        kernel = {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10, "dur": 3,
+                  "args": {"stream": 7, "correlation": 1}}
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_trace(d, "dup.json", [launch, kernel, dict(kernel)])
+            out = os.path.join(d, "hta")
+            run("analyze", path, "--compat", "hta", "--only", "idle_time", "--csv", out, "-q")
+            stats = {r["idle_category"]: r for r in read_csv(os.path.join(out, "idle_time_interval_stats.csv"))}
+            self.assertEqual(float(stats["kernel_wait"]["min"]), -3.0)  # HTA's value, unchanged
+            rows = [r for r in read_csv(os.path.join(out, "diagnostics.csv"))
+                    if r["name"].startswith("idle_time: kernels starting before the previous one ended")]
+            self.assertEqual(len(rows), 1, rows)
+            self.assertIn("HTA's value, kept for parity", rows[0]["name"])
+            self.assertEqual(int(rows[0]["count"]), 1)
+            self.assertIn("stream 7: 1 kernels, negative gaps sum to -3 us", rows[0]["example"])
+            doc = json.loads(run("analyze", path, "--only", "idle_time", "--json", "-").stdout)
+            dflt = [v for k, v in diagnostics(doc).items() if k.startswith("idle_time: kernels starting before")]
+            self.assertEqual([v[1] for v in dflt], [1])
+        # The figures docs/trace-analysis.md quotes for HTA's trace_diff/test trace (where present).
+        hta = os.path.join(os.path.dirname(ROOT), "shared", "data", "traces", "hta", "trace_diff", "test", "test.json.gz")
+        if os.path.exists(hta):
+            for flags, count, example in ((["--compat", "hta"], 30, "rank 1 stream 7: 30 kernels, negative gaps sum to -114 us"),
+                                          ([], 31, "rank 1 stream 7: 31 kernels")):
+                doc = json.loads(run("analyze", hta, *flags, "--only", "idle_time", "--json", "-").stdout)
+                got = [v for k, v in diagnostics(doc).items() if k.startswith("idle_time: kernels starting before")]
+                self.assertEqual([(v[1], v[2]) for v in got], [(count, example)], flags)
+
     def test_damaged_ends_of_files_are_named(self):
         ev = {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}
         with tempfile.TemporaryDirectory() as d:
