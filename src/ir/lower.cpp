@@ -1319,7 +1319,6 @@ RunEdges run_edges(const std::vector<ScheduleItem>& order, int v, bool split, bo
 
 double Workload::model_flops_per_step() const {
   const auto& m = scenario().model;
-  const Lowerer L(scenario());
   // Matmul parameters active per token (embedding lookup excluded, logits included).
   double mm = 0;
   const double h = m.hidden;
@@ -1348,7 +1347,11 @@ double Workload::model_flops_per_step() const {
   mm += h * c.vocab;  // logits
   const double tokens = static_cast<double>(scenario().tokens_per_step());
   // Attention: QK^T and PV forward 2*kv_len*(d_qk + d_v) per head per token, x3 for training.
-  const double attn_per_token = 3.0 * 2.0 * L.kv_len() * c.heads * (L.attn_qk_dim() + L.attn_v_dim()) * c.layers;
+  // (The Lowerer's kv_len and attention dims, read directly: building a Lowerer here had worked
+  // out the plan's MoE dispatch traffic again on every estimate, 2026-12-07 review.)
+  const double qk_dim = m.mla ? m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim : m.head_dim;
+  const double v_dim = m.mla ? m.mla->v_head_dim : m.head_dim;
+  const double attn_per_token = 3.0 * 2.0 * attention_keys_per_query(scenario()) * c.heads * (qk_dim + v_dim) * c.layers;
   return tokens * (6.0 * mm + attn_per_token);
 }
 
