@@ -209,6 +209,12 @@ Variation parse_variation(const std::string& text) {
     if (n == 1 && a != b)
       throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a range of COUNT 1 is START alone, and STOP " + parts[1] + " would go unused",
                   "give COUNT 2 or more, or the single value as KEY=" + parts[0]);
+    // Several points from START to the same STOP are START alone: 1e15:1e15:3 had collapsed to one
+    // row without a word (review, 2026-12-07).
+    if (n > 1 && a == b)
+      throw Error(SourceLocation{"--vary", 0, 0, v.key},
+                  "a range of COUNT " + parts[2] + " from START " + parts[0] + " to the same STOP is one point, " + parts[0],
+                  "give a STOP other than START, or the single value as " + v.key + "=" + parts[0]);
     const bool log = parts.size() == 4 && parts[3] == "log";
     if (log && (a <= 0 || b <= 0)) throw Error(SourceLocation{"--vary", 0, 0, v.key}, "a log range needs positive ends");
     for (int i = 0; i < n; ++i) {
@@ -577,9 +583,12 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
                 "the board power (TDP) of " + base.accelerator.id + " is not in the catalog, so power is unknown and the idle power has no effect",
                 "vary accelerator.tdp_w as well, or give the accelerator inline with tdp_w");
   const bool idle_known = base.accelerator.idle_w.known || idle_varied;
-  r.set("idle_power_source", std::string(idle_varied ? "varied (--vary accelerator.idle_w)"
+  // Without a TDP there is no estimate to make: "estimated: 0.1 x TDP" had stood beside an unknown
+  // tdp_source and empty power cells (review, 2026-12-07).
+  r.set("idle_power_source", std::string(idle_varied  ? "varied (--vary accelerator.idle_w)"
                                          : idle_known ? "catalog"
-                                                      : "estimated: " + format_double(o.power.idle_fraction_of_tdp) + " x TDP"));
+                                         : tdp_known  ? "estimated: " + format_double(o.power.idle_fraction_of_tdp) + " x TDP"
+                                                      : "unknown"));
 
   // A grid too large to finish is refused before it starts: 1,000 x 1,000 points ran for days
   // and could not be interrupted from a notebook (2026-12-04 review).
@@ -997,12 +1006,22 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
         if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
     }
     const PointResult design = best_point(base, 0, o, est, dist);
-    Table& el = r.add_table("elasticity", "d ln(step time) / d ln(parameter) at the design point (negative: more is faster)");
+    Table& el = r.add_table("elasticity",
+                            "d ln(step time) / d ln(parameter) at the design point (negative: more is faster); central, and one-sided "
+                            "up (more of it) and down (less of it)");
     el.add_str("parameter");
     el.add_f64("design_value");
     el.add_str("design_value_unit");  // the parameter's unit (bytes/s, FLOP/s, bytes, s, ...): rows differ
     el.add_f64("elasticity_fixed_plan_ratio");
     el.add_f64("elasticity_replanned_ratio");
+    // One-sided elasticities (review, 2026-12-07): the central difference across a kink averages a
+    // flat side with a steep one. Llama 3 8B on 16 H100 read -0.0044 for NIC bandwidth, where more
+    // of it changed nothing (the step time flat from 5e10 up) and less slowed it (-0.0083 at -10 %).
+    // up: ln(T(x0 (1 + h)) / T0) / ln(1 + h); down: ln(T0 / T(x0 (1 - h))) / ln(1 / (1 - h)).
+    el.add_f64("elasticity_fixed_plan_up_ratio");
+    el.add_f64("elasticity_fixed_plan_down_ratio");
+    el.add_f64("elasticity_replanned_up_ratio");
+    el.add_f64("elasticity_replanned_down_ratio");
     if (design.fits) {
       SearchOptions so = o.search;
       so.top = 1;
@@ -1011,6 +1030,25 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
       r.set("design_plan", describe(best, so, base));
       r.set("design_step_time_s", design.e.step_time_s);
       const double h = o.elasticity_step_fraction;
+      // The step time at the design point, the base of the one-sided elasticities: the design
+      // plan's, held and re-planned alike (it is the best plan there).
+      const double t0 = design.e.step_time_s;
+      // Below this magnitude an elasticity counts as zero (a 1 % change moves the step by under
+      // 1e-6 %): the floating-point noise of equal step times is far below it.
+      constexpr double kZeroElasticity = 1e-6;
+      auto is_zero = [&](double e) { return std::fabs(e) < kZeroElasticity; };
+      // One side differs from the other by more than 2x, in sign, or is zero where the other is not.
+      auto kinked = [&](double up, double down) {
+        if (!std::isfinite(up) || !std::isfinite(down)) return false;
+        if (is_zero(up) || is_zero(down)) return is_zero(up) != is_zero(down);
+        if ((up < 0) != (down < 0)) return true;
+        return std::max(std::fabs(up), std::fabs(down)) > 2 * std::min(std::fabs(up), std::fabs(down));
+      };
+      auto sig3 = [](double x) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", x);
+        return format_double(std::strtod(buf, nullptr));
+      };
       std::vector<std::pair<std::string, double>> binds, rebinds;  // finite fixed-plan / re-planned elasticities
       std::vector<std::string> no_value;
       for (const auto& k : keys) {
@@ -1046,8 +1084,28 @@ Result sweep(const Scenario& base, const SweepOptions& o, const Estimator& est, 
         // Memory capacity does not change the time of a plan that fits: its fixed-plan
         // elasticity is 0 as long as the plan fits at both points.
         const double ef = std::log(tf[1] / tf[0]) / dl, er = std::log(tr[1] / tr[0]) / dl;
-        el.add_row({k, x0, accessor(k).p.unit, ef, er});
+        const double up_l = std::log(1 + h), down_l = -std::log(1 - h);
+        const double uf = std::log(tf[1] / t0) / up_l, df = std::log(t0 / tf[0]) / down_l;
+        const double ur = std::log(tr[1] / t0) / up_l, dr = std::log(t0 / tr[0]) / down_l;
+        el.add_row({k, x0, accessor(k).p.unit, ef, er, uf, df, ur, dr});
         const std::string pct = format_double(std::round(h * 1000) / 10);
+        // Where the two sides disagree, the central figure answers "does more of it help?" wrongly:
+        // said, with the sides' own figures (the re-planned ones first: buying more hardware, the
+        // plan would be searched again).
+        auto kink_note = [&](double central, double up, double down, const std::string& how, const std::string& cols) {
+          const std::string more = is_zero(up) ? "more of it does not help" : up < 0 ? "more of it helps" : "more of it slows steps";
+          const std::string less = is_zero(down) ? "less of it costs nothing" : down < 0 ? "less of it slows steps" : "less of it speeds steps";
+          r.notes.push_back(k + ": step time bends at the design point (" + how + "): +" + pct + "% gives elasticity " +
+                            sig3(is_zero(up) ? 0.0 : up) + ", " + more + "; -" + pct + "% gives " + sig3(is_zero(down) ? 0.0 : down) + ", " +
+                            less + "; the central " + sig3(central) + " averages the two sides (" + cols + ")");
+        };
+        const bool kr = kinked(ur, dr), kf = kinked(uf, df);
+        if (kr && kf && uf == ur && df == dr) {
+          kink_note(er, ur, dr, "plan held and re-planned alike", "elasticity_replanned_up_ratio, elasticity_replanned_down_ratio");
+        } else {
+          if (kr) kink_note(er, ur, dr, "re-planned", "elasticity_replanned_up_ratio, elasticity_replanned_down_ratio");
+          if (kf) kink_note(ef, uf, df, "plan held", "elasticity_fixed_plan_up_ratio, elasticity_fixed_plan_down_ratio");
+        }
         if (std::isnan(tf[0]) || std::isnan(tf[1]))
           r.notes.push_back(k + ": the design plan does not fit at " + (std::isnan(tf[0]) ? "-" : "+") + pct +
                             "%, so its fixed-plan elasticity is undefined; " +

@@ -147,7 +147,7 @@ if sw.returncode == 0:
     # fitting on one side; never infinite, and the binding-resource note names a finite one.
     import math
     ec = sj["tables"]["elasticity"]["columns"]
-    vals = [v for col in ("elasticity_fixed_plan_ratio", "elasticity_replanned_ratio") for v in ec[col]]
+    vals = [v for col in ec if col.startswith("elasticity_") for v in ec[col]]
     check("elasticities finite or undefined", all(v is None or (isinstance(v, (int, float)) and not math.isinf(v)) for v in vals), vals)
     notes = " ".join(sj.get("notes", []))
     # perf/W counts the GPU boards alone while perf/$ may price whole nodes: said, and the whole
@@ -334,6 +334,9 @@ for args, needle in [
     (["plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "0", "--global-batch", "8", "--seq-len", "1024"],
      "'--num-gpus': must be a positive integer (got 0)"),
     (["sweep", EX70, "--vary", "accelerator.memory_bandwidth_bytes_per_s=1e12:2e12:1"], "a range of COUNT 1 is START alone"),
+    # Several points from START to the same STOP are one point (review, 2026-12-07: 1e15:1e15:3 ran one row silently).
+    (["sweep", EX70, "--vary", "accelerator.peak_flops=1e15:1e15:3"],
+     "key 'accelerator.peak_flops': a range of COUNT 3 from START 1e15 to the same STOP is one point"),
     # Idle power without a board power changes nothing: refused like a power limit (rows were identical).
     (["sweep", "--model", "llama3-8b", "--system", "tpu-v5e-pod", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "4096",
       "--vary", "accelerator.idle_w=20,60"],
@@ -1215,6 +1218,36 @@ b = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8"
        "--fix", "pp=3", "-q")
 check("one fixed key lists its valid values", b.returncode == 2 and "the fixed pp 3 does not divide the 8 GPUs (valid: pp 1, 2, 4, 8)" in b.stderr,
       b.stderr[-500:])
+
+# Review of 2026-12-07: Llama 3 8B on 16 H100 reads -0.0044 for NIC bandwidth by the central
+# difference, where the step time is flat from the design NIC up: the one-sided elasticities are
+# columns, and a note says more of it does not help. And without a board power the idle power's
+# source is unknown, not "estimated: 0.1 x TDP" beside an unknown tdp_source.
+JOB8B16 = ["--model", "llama3-8b", "--num-gpus", "16", "--global-batch", "64", "--seq-len", "8192", "--threads", "1", "-q"]
+b = sx("sweep", *JOB8B16, "--system", "dgx-h100", "--elasticity", "--json", "-")
+try:
+    bj = json.loads(b.stdout)
+    ec = bj["tables"]["elasticity"]["columns"]
+    i = ec["parameter"].index("system.nic_bandwidth_bytes_per_s")
+    check("elasticity: one-sided columns", all(f"elasticity_{k}_{d}_ratio" in ec for k in ("fixed_plan", "replanned") for d in ("up", "down")),
+          list(ec))
+    check("elasticity: NIC flat above the design point", ec["elasticity_replanned_up_ratio"][i] == 0 and
+          ec["elasticity_replanned_down_ratio"][i] < ec["elasticity_replanned_ratio"][i] < 0,
+          [ec[c][i] for c in ec if c.startswith("elasticity")])
+    check("elasticity: the kink is noted", any(n.startswith("system.nic_bandwidth_bytes_per_s: step time bends at the design point")
+                                               and "more of it does not help" in n for n in bj["notes"]), bj["notes"])
+    check("elasticity: no note where the sides agree", not any(n.startswith("accelerator.peak_flops: step time bends") for n in bj["notes"]),
+          bj["notes"])
+except (ValueError, KeyError) as e:
+    check("elasticity one-sided runs", False, (e, b.stderr[-300:]))
+for system in ("aws-trn2-48xlarge", "tpu-v5e-pod"):
+    b = sx("sweep", *JOB8B16, "--system", system, "--vary", "num_gpus=16", "--json", "-")
+    try:
+        sc = json.loads(b.stdout)["scalars"]
+        check(f"idle power source unknown without a TDP ({system})", sc["tdp_source"] == "unknown" and sc["idle_power_source"] == "unknown",
+              (sc.get("tdp_source"), sc.get("idle_power_source")))
+    except (ValueError, KeyError) as e:
+        check(f"idle power source runs ({system})", False, (e, b.stderr[-300:]))
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -1327,3 +1327,89 @@ TEST(PlanResult, CpWithoutFlashAttentionIsNamed) {
   SearchOptions none;
   EXPECT_FALSE(has_note(plan_result(w, none, est, search(w, none, est), true), "cp > 1 was not searched")) << "windowed: never searched";
 }
+
+// Question (review, 2026-12-07): where step time bends at the design point, does the elasticity
+// table give each side's own elasticity and say whether more of the parameter helps? Llama 3 8B on
+// 16 H100 read -0.0044 for NIC bandwidth (the central difference), where the step time is flat from
+// the design NIC up and rises only below it: more NIC bandwidth does not help at all.
+TEST(SweepElasticity, OneSidedElasticitiesShowAKinkAtTheDesignPoint) {
+  // Today's catalog (the reviewer's figures; the frozen one's H100 sits off the kink).
+  const Scenario s = parse_scenario("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 16\ntraining: {global_batch: 64, seq_len: 8192}\n",
+                                    "l8b16.yaml", *sextant::test_catalogs::bundled());
+  const Estimator est;
+  SweepOptions so;
+  so.search.threads = 1;
+  so.elasticity = true;
+  so.elasticity_keys = {"accelerator.peak_flops", "system.nic_bandwidth_bytes_per_s"};
+  const Result r = sweep(s, so, est);
+  const Table* el = r.table("elasticity");
+  ASSERT_NE(el, nullptr);
+  for (const char* c : {"elasticity_fixed_plan_up_ratio", "elasticity_fixed_plan_down_ratio", "elasticity_replanned_up_ratio",
+                        "elasticity_replanned_down_ratio"})
+    ASSERT_TRUE(el->has_column(c)) << c;
+  ASSERT_EQ(el->rows(), 2u);
+  const double h = so.elasticity_step_fraction;
+  for (size_t i = 0; i < el->rows(); ++i) {
+    // The central difference is the two sides weighted by their log steps.
+    for (const char* kind : {"fixed_plan", "replanned"}) {
+      const std::string k = kind;
+      const double c = el->column("elasticity_" + k + "_ratio").f64[i];
+      const double up = el->column("elasticity_" + k + "_up_ratio").f64[i];
+      const double down = el->column("elasticity_" + k + "_down_ratio").f64[i];
+      EXPECT_NEAR(c * std::log((1 + h) / (1 - h)), up * std::log(1 + h) - down * std::log(1 - h), 1e-9) << el->column("parameter").str[i] << k;
+    }
+  }
+  ASSERT_EQ(el->column("parameter").str[1], "system.nic_bandwidth_bytes_per_s");
+  const double central = el->column("elasticity_replanned_ratio").f64[1];
+  const double up = el->column("elasticity_replanned_up_ratio").f64[1];
+  const double down = el->column("elasticity_replanned_down_ratio").f64[1];
+  EXPECT_LT(central, -1e-3) << "the central figure reads as 'more helps a little'";
+  EXPECT_NEAR(up, 0.0, 1e-9) << "the step time is flat above the design NIC";
+  EXPECT_LT(down, 1.5 * central) << "below it the step time rises, steeper than the central figure says";
+  EXPECT_TRUE(has_note(r, "system.nic_bandwidth_bytes_per_s: step time bends at the design point"));
+  EXPECT_TRUE(has_note(r, "more of it does not help"));
+  // Peak FLOP/s: both sides within 2x of each other, no note.
+  EXPECT_FALSE(has_note(r, "accelerator.peak_flops: step time bends"));
+}
+
+// Question (review, 2026-12-07): without a board power, is the idle power's source unknown too? It
+// had read "estimated: 0.1 x TDP" beside tdp_source "unknown" and empty power cells.
+TEST(SweepNotes, IdlePowerSourceIsUnknownWithoutATdp) {
+  Scenario s = tiny(4, 4);
+  const Estimator est;
+  SweepOptions so;
+  so.vary = {parse_variation("num_gpus=4")};
+  so.search.schedules = {"1f1b"};
+  so.search.recompute = {Recompute::None};
+  auto text = [](const Result& r, const char* k) {
+    const Value* v = r.scalar(k);
+    return v && std::holds_alternative<std::string>(*v) ? std::get<std::string>(*v) : std::string("(none)");
+  };
+  ASSERT_TRUE(s.accelerator.tdp_w.known && !s.accelerator.idle_w.known);
+  EXPECT_EQ(text(sweep(s, so, est), "idle_power_source"), "estimated: 0.1 x TDP");
+  s.accelerator.tdp_w.known = false;
+  const Result r = sweep(s, so, est);
+  EXPECT_EQ(text(r, "tdp_source"), "unknown");
+  EXPECT_EQ(text(r, "idle_power_source"), "unknown");
+}
+
+// Question (review, 2026-12-07): is a range of several points from START to the same STOP refused,
+// as COUNT 1 with another STOP is? 1e15:1e15:3 had collapsed to one row without a word.
+TEST(SweepVariation, ARangeOfSeveralPointsWithStartEqualToStopIsRefused) {
+  auto message = [](const std::string& text) {
+    try {
+      parse_variation(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string m = message("accelerator.peak_flops=1e15:1e15:3");
+  EXPECT_NE(m.find("accelerator.peak_flops"), std::string::npos) << m;
+  EXPECT_NE(m.find("a range of COUNT 3 from START 1e15 to the same STOP is one point"), std::string::npos) << m;
+  EXPECT_NE(m.find("accelerator.peak_flops=1e15"), std::string::npos) << m;
+  EXPECT_NE(message("num_gpus=8:8:2:log").find("to the same STOP is one point"), std::string::npos);
+  // Still valid: one point at START, and a real range.
+  EXPECT_EQ(parse_variation("accelerator.peak_flops=1e15:1e15:1").values, std::vector<double>{1e15});
+  EXPECT_EQ(parse_variation("accelerator.peak_flops=1e15:2e15:2").values, (std::vector<double>{1e15, 2e15}));
+}
