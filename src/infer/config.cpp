@@ -2008,9 +2008,18 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
     r.notes.push_back("serving.disaggregation is not planned: every candidate is colocated replicas (prefill and decode on the "
                       "same devices); compare the disaggregated deployment with `sextant infer serve` of this file");
   Table& t = r.add_table("candidates", "every deployment tried: replicas needed to meet the SLO at the request rate");
-  t.add_str("accelerator"); t.add_i64("tp"); t.add_i64("ep"); t.add_i64("pp"); t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
+  // The number formats each candidate was costed in, after pp (2026-12-07 review: since fp8
+  // weights run W8A8 on an H100 and W8A16 on an A100, rows of one plan differ in them, which the
+  // notes alone had said): the deployment's weight, activation and KV formats (make_deployment) and
+  // the GEMMs' dtype (compute_dtype, as CostModel takes it), named as estimate's scalars; empty
+  // where the candidate's deployment could not be made.
+  t.add_str("accelerator"); t.add_i64("tp"); t.add_i64("ep"); t.add_i64("pp");
+  t.add_str("weight_format"); t.add_str("activation_format"); t.add_str("kv_format"); t.add_str("compute_dtype");
+  t.add_str("policy"); t.add_i64("max_batch_seqs"); t.add_i64("replicas");
   t.add_i64("devices_count"); t.add_f64("slo_attainment_fraction"); t.add_f64("ttft_p99_s"); t.add_f64("tpot_p99_s");
   t.add_f64("usd_per_hour"); t.add_f64("usd_per_million_output_tokens"); t.add_str("status");
+  // The row's positions read back for best_* and closest_* (the format columns shifted them).
+  enum : size_t { kAcc = 0, kTp = 1, kPp = 3, kPolicy = 8, kMbs = 9, kReplicas = 10, kDevices = 11, kAttain = 12, kUsdH = 15 };
   // Ranked by (unpriced, $/h or devices): a priced candidate before any unpriced one, the cheapest
   // per hour first; unpriced ones by device count (a 4-device B200 without a price had ranked
   // against an H100's $10/h as "4" and won, with best_usd_per_hour 0).
@@ -2090,8 +2099,24 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           c.serving.disaggregation.reset();
           c.serving.request_table = false;
           std::string status;
+          // The candidate's formats (empty until its deployment is made).
+          std::string wfmt, afmt, kvfmt, cdt;
+          // A row: the candidate's keys and formats, then replicas ... status.
+          auto make_row = [&](int64_t replicas, int64_t devices, double att, double ttft, double tpot, double usd_h, double usd_mtok,
+                              std::string st) -> std::vector<Value> {
+            return {acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, wfmt, afmt, kvfmt, cdt, pol, int64_t{mbs},
+                    replicas, devices, att, ttft, tpot, usd_h, usd_mtok, std::move(st)};
+          };
+          const double none = std::nan("");  // no number
           try {
             c.serving.deployment = make_deployment(cat, data, c.deployment);
+            {
+              const Deployment& fd = c.serving.deployment;
+              wfmt = fd.weight.name;
+              afmt = fd.activation.name;
+              kvfmt = fd.kv.name;
+              cdt = to_string(compute_dtype(fd.weight, fd.activation, fd.accel, fd.engine.matmul_dtypes));
+            }
             resolve_serving(c, cat, data);
             if (own) {
               c.serving.usd_per_device_hour = s.serving.usd_per_device_hour;
@@ -2134,8 +2159,7 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
                      std::to_string(c.serving.limits.max_batch_tokens) + " (a pass of that many decoding sequences needs a token each; serve "
                      "and vLLM refuse it)";
           if (!status.empty()) {
-            t.add_row({acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
-                       std::nan(""), std::nan(""), status});
+            t.add_row(make_row(0, 0, none, none, none, none, none, status));
             continue;
           }
           // Replicas: start from the saturation estimate, grow until the SLO is met.
@@ -2152,8 +2176,7 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
             cap = saturation_of(c, &reqs);
           } catch (const Error& e) {
             status = e.message() + (e.hint().empty() ? std::string() : " (" + e.hint() + ")");
-            t.add_row({acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{0}, int64_t{0}, std::nan(""), std::nan(""), std::nan(""),
-                       std::nan(""), std::nan(""), status});
+            t.add_row(make_row(0, 0, none, none, none, none, none, status));
             continue;
           }
           // In 64 bits, capped: a rate of 2^31 requests/s overflowed the int and simulated ~4e8
@@ -2180,14 +2203,14 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
           if (tried > 0) simulated_any = true;
           if (tried == 0 && status.empty()) {
             // Not one replica count fits in max_devices: nothing was simulated, so nothing is measured.
-            t.add_row({acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, needed, needed * per_replica, std::nan(""), std::nan(""),
-                       std::nan(""),
-                       c.serving.usd_per_device_hour > 0
-                           ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(needed, per_replica, c.serving.price_node_devices, c.serving.deployment.par.pp))
-                           : std::nan(""),
-                       std::nan(""),
-                       "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +
-                           std::to_string(P.max_devices)});
+            t.add_row(make_row(needed, needed * per_replica, none, none, none,
+                               c.serving.usd_per_device_hour > 0
+                                   ? c.serving.usd_per_device_hour * static_cast<double>(billed_devices(needed, per_replica, c.serving.price_node_devices,
+                                                                                                       c.serving.deployment.par.pp))
+                                   : none,
+                               none,
+                               "needs about " + std::to_string(needed * per_replica) + " devices (saturation estimate), beyond max_devices " +
+                                   std::to_string(P.max_devices)));
             continue;
           }
           rep = std::max(tried, 1);
@@ -2220,10 +2243,9 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
             }
           }
           const bool measured = tried > 0;
-          std::vector<Value> row = {acc, int64_t{tp}, int64_t{ep}, int64_t{c.deployment.pp}, pol, int64_t{mbs}, int64_t{rep}, int64_t{rep * per_replica},
-                                    measured ? sum.slo_attainment_fraction : std::nan(""), measured ? sum.ttft_p99_s : std::nan(""),
-                                    measured ? sum.tpot_p99_s : std::nan(""), usd_h,
-                                    measured && priced ? sum.usd_per_million_output_tokens : std::nan(""), ok ? std::string("ok") : status};
+          std::vector<Value> row = make_row(int64_t{rep}, int64_t{rep * per_replica}, measured ? sum.slo_attainment_fraction : none,
+                                            measured ? sum.ttft_p99_s : none, measured ? sum.tpot_p99_s : none, usd_h,
+                                            measured && priced ? sum.usd_per_million_output_tokens : none, ok ? std::string("ok") : status);
           t.add_row(row);
           if (!ok && measured && !limit.empty()) {
             const int unpriced = priced ? 0 : 1;
@@ -2260,10 +2282,10 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
     r.set("found", false);
     if (!closest.row.empty()) {
       const auto& row = closest.row;
-      const std::string who = std::get<std::string>(row[0]) + " tp " + std::to_string(std::get<int64_t>(row[1])) +
-                              (std::get<int64_t>(row[3]) > 1 ? " pp " + std::to_string(std::get<int64_t>(row[3])) : std::string()) + " x " +
-                              std::to_string(std::get<int64_t>(row[6])) + (std::get<int64_t>(row[6]) == 1 ? " replica (" : " replicas (") + std::to_string(std::get<int64_t>(row[7])) +
-                              " devices, " + std::get<std::string>(row[4]) + ", max_batch_seqs " + std::to_string(std::get<int64_t>(row[5])) + ")";
+      const std::string who = std::get<std::string>(row[kAcc]) + " tp " + std::to_string(std::get<int64_t>(row[kTp])) +
+                              (std::get<int64_t>(row[kPp]) > 1 ? " pp " + std::to_string(std::get<int64_t>(row[kPp])) : std::string()) + " x " +
+                              std::to_string(std::get<int64_t>(row[kReplicas])) + (std::get<int64_t>(row[kReplicas]) == 1 ? " replica (" : " replicas (") + std::to_string(std::get<int64_t>(row[kDevices])) +
+                              " devices, " + std::get<std::string>(row[kPolicy]) + ", max_batch_seqs " + std::to_string(std::get<int64_t>(row[kMbs])) + ")";
       const std::string attains = "the closest, " + who + (has_slo ? ", has SLO attainment " + sig4(closest.attainment) : std::string()) + ": " + closest.why;
       if (closest.limit == "max_devices")
         r.notes.push_back("no candidate meets the SLO within max_devices " + std::to_string(P.max_devices) + ": " + attains +
@@ -2279,13 +2301,13 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
                           (devices_limited > 0 ? "; " + std::to_string(devices_limited) +
                                                      " other candidate(s) would meet it at no load but not within max_devices (their status says so)"
                                                : std::string()));
-      r.set("closest_accelerator", std::get<std::string>(row[0]));
-      r.set("closest_tp", std::get<int64_t>(row[1]));
-      r.set("closest_pp", std::get<int64_t>(row[3]));
-      r.set("closest_policy", std::get<std::string>(row[4]));
-      r.set("closest_max_batch_seqs", std::get<int64_t>(row[5]));
-      r.set("closest_replicas", std::get<int64_t>(row[6]));
-      r.set("closest_devices_count", std::get<int64_t>(row[7]));
+      r.set("closest_accelerator", std::get<std::string>(row[kAcc]));
+      r.set("closest_tp", std::get<int64_t>(row[kTp]));
+      r.set("closest_pp", std::get<int64_t>(row[kPp]));
+      r.set("closest_policy", std::get<std::string>(row[kPolicy]));
+      r.set("closest_max_batch_seqs", std::get<int64_t>(row[kMbs]));
+      r.set("closest_replicas", std::get<int64_t>(row[kReplicas]));
+      r.set("closest_devices_count", std::get<int64_t>(row[kDevices]));
       // Without an SLO no number, as best_slo_attainment_fraction and the column (the note says the share served).
       r.set("closest_slo_attainment_fraction", has_slo ? closest.attainment : std::nan(""));
       r.set("closest_no_load_slo_attainment_fraction", has_slo ? closest.no_load_attainment : std::nan(""));
@@ -2314,15 +2336,15 @@ Result run_plan(StudySpec s, const Catalog& given_cat, const InferData& data) {
                           "cost.usd_per_device_hour (the study's own accelerator) or the accelerator's price in the catalog to rank them");
     }
     r.set("found", true);
-    r.set("best_accelerator", std::get<std::string>(best.row[0]));
-    r.set("best_tp", std::get<int64_t>(best.row[1]));
-    r.set("best_pp", std::get<int64_t>(best.row[3]));
-    r.set("best_policy", std::get<std::string>(best.row[4]));
-    r.set("best_max_batch_seqs", std::get<int64_t>(best.row[5]));
-    r.set("best_replicas", std::get<int64_t>(best.row[6]));
-    r.set("best_devices_count", std::get<int64_t>(best.row[7]));
-    r.set("best_slo_attainment_fraction", std::get<double>(best.row[8]));
-    r.set("best_usd_per_hour", std::get<double>(best.row[11]));
+    r.set("best_accelerator", std::get<std::string>(best.row[kAcc]));
+    r.set("best_tp", std::get<int64_t>(best.row[kTp]));
+    r.set("best_pp", std::get<int64_t>(best.row[kPp]));
+    r.set("best_policy", std::get<std::string>(best.row[kPolicy]));
+    r.set("best_max_batch_seqs", std::get<int64_t>(best.row[kMbs]));
+    r.set("best_replicas", std::get<int64_t>(best.row[kReplicas]));
+    r.set("best_devices_count", std::get<int64_t>(best.row[kDevices]));
+    r.set("best_slo_attainment_fraction", std::get<double>(best.row[kAttain]));
+    r.set("best_usd_per_hour", std::get<double>(best.row[kUsdH]));
   }
   return r;
 }

@@ -3302,6 +3302,29 @@ class InferReview20261207(unittest.TestCase):
             self.assertEqual(sum(1 for n in notes if f"as {acc} does (W8A8" in n), 1, notes)
         self.assertEqual(sum(1 for n in notes if "a100-sxm-80gb has no fp8 peak" in n and "W8A16" in n), 1, notes)
 
+    def test_plan_candidates_name_the_formats_each_was_costed_in(self):
+        """The candidates table has a row per candidate with its weight, activation and KV formats
+        and the GEMMs' dtype, after pp (2026-12-07 review): fp8 weights run fp8 GEMMs on an H100
+        and 16-bit ones on an A100, which the notes alone had said, the rows reading alike."""
+        j = run_json("infer", "plan", "data/examples/infer-plan-llama3-70b.yaml", "--set", "deployment.weight_format=fp8",
+                     "--set", "plan.requests=200", "--set", "plan.max_batch_seqs=[128]", "--set", "plan.tp=[3, 4]",
+                     "--set", "plan.accelerators=[h100-sxm-80gb, a100-sxm-80gb]")
+        cand = j["tables"]["candidates"]
+        names = list(cand["columns"])
+        i = names.index("pp")
+        self.assertEqual(names[i + 1:i + 6], ["weight_format", "activation_format", "kv_format", "compute_dtype", "policy"])
+        got = {(r["accelerator"], r["tp"]): (r["weight_format"], r["activation_format"], r["kv_format"], r["compute_dtype"])
+               for r in rows(cand)}
+        self.assertEqual(got[("h100-sxm-80gb", 4)], ("fp8", "fp8", "bf16", "fp8"))
+        self.assertEqual(got[("a100-sxm-80gb", 4)][:3], ("fp8", "bf16", "bf16"))
+        self.assertIn(got[("a100-sxm-80gb", 4)][3], ("bf16", "fp16"))
+        # tp 3 is refused before its deployment is made: no formats.
+        self.assertEqual(got[("h100-sxm-80gb", 3)], ("", "", "", ""))
+        # The names are estimate's scalars'.
+        e = scalars(run_json("infer", "estimate", "--model", "llama3.1-70b", "--accelerator", "h100-sxm-80gb", "--engine", "vllm",
+                             "--tp", "4", "--weights", "fp8"))
+        self.assertEqual((e["weight_format"], e["kv_format"], e["compute_dtype"]), ("fp8", "bf16", "fp8"))
+
     def test_fp8_weights_on_vllm_run_w8a8_where_the_device_has_fp8(self):
         """--weights fp8 on vLLM (its FP8 W8A8 docs: activations quantised on the fly on SM 8.9+) had
         been costed in bf16 on an H100, its prefill slower (0.0967 s) than bf16 weights' (0.0883 s);

@@ -4,6 +4,7 @@
 #include "test_temp.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -12,6 +13,7 @@
 #include "common.hpp"
 #include "infer/cost_model.hpp"
 #include "infer/formats.hpp"
+#include "infer/config.hpp"
 
 using namespace sextant;
 using namespace sextant::infer;
@@ -547,4 +549,62 @@ TEST(Formats, AKvFormatHintListsTheEnginesCaches) {
   // review: the hint had attributed them to engines.yaml, which lists no int8, fp4 or q* cache).
   EXPECT_NE(g.find("(the formats Sextant can cost a KV cache in; engine generic lists no kv_formats)"), std::string::npos) << g;
   EXPECT_EQ(g.find("engines.yaml"), std::string::npos) << g;
+}
+
+// Question (2026-12-07 review): does `infer plan`'s candidates table say which formats each
+// candidate was costed in? fp8 weights on vLLM run W8A8 (fp8 GEMMs) on an H100 and W8A16 (16-bit
+// GEMMs) on an A100, said only in notes: the rows had read alike. The columns follow pp and come
+// from the candidate's deployment; a candidate refused before its deployment is made has none.
+TEST(Formats, APlanSaysEachCandidatesWeightActivationKvAndComputeFormats) {
+  const std::string path = sextant::test_temp::path("plan-formats.yaml");
+  std::ofstream(path) << "deployment: {model: llama3.1-8b, accelerator: h100-sxm-80gb, engine: vllm, weight_format: fp8}\n"
+                         "workload: {arrival: poisson, rate_per_s: 2, requests: 40, prompt: {dist: fixed, mean: 500}, output: {dist: fixed, mean: 50}}\n"
+                         "slo: {ttft_s: 1.0, tpot_s: 0.05}\n"
+                         "plan: {accelerators: [h100-sxm-80gb, a100-sxm-80gb], tp: [1, 3], max_batch_seqs: [64], requests: 40}\n";
+  const Result r = run_plan(load_study(path, fixtures::catalog(), fixtures::infer_data()), fixtures::catalog(), fixtures::infer_data());
+  std::remove(path.c_str());
+  const Table& t = *r.table("candidates");
+  std::vector<std::string> names;
+  for (const auto& c : t.columns()) names.push_back(c.name);
+  const auto pp = std::find(names.begin(), names.end(), "pp");
+  ASSERT_NE(pp, names.end());
+  EXPECT_EQ(std::vector<std::string>(pp + 1, pp + 6),
+            (std::vector<std::string>{"weight_format", "activation_format", "kv_format", "compute_dtype", "policy"}));
+  ASSERT_EQ(t.rows(), 4u);  // h100 tp 1, h100 tp 3, a100 tp 1, a100 tp 3
+  const auto& acc = t.column("accelerator").str;
+  const auto& tp = t.column("tp").i64;
+  const auto& wf = t.column("weight_format").str;
+  const auto& af = t.column("activation_format").str;
+  const auto& kv = t.column("kv_format").str;
+  const auto& cd = t.column("compute_dtype").str;
+  const auto& st = t.column("status").str;
+  for (size_t i = 0; i < t.rows(); ++i) {
+    SCOPED_TRACE(acc[i] + " tp " + std::to_string(tp[i]) + ": " + st[i]);
+    if (tp[i] == 3) {  // refused before its deployment is made (3 does not divide the heads)
+      EXPECT_NE(st[i], "ok");
+      EXPECT_EQ(wf[i], "");
+      EXPECT_EQ(af[i], "");
+      EXPECT_EQ(kv[i], "");
+      EXPECT_EQ(cd[i], "");
+      continue;
+    }
+    EXPECT_EQ(st[i], "ok");
+    EXPECT_EQ(wf[i], "fp8");
+    EXPECT_EQ(kv[i], "bf16");
+    if (acc[i] == "h100-sxm-80gb") {
+      EXPECT_EQ(af[i], "fp8");  // W8A8
+      EXPECT_EQ(cd[i], "fp8");
+    } else {
+      EXPECT_EQ(acc[i], "a100-sxm-80gb");
+      EXPECT_EQ(af[i], "bf16");  // W8A16: no fp8 peak
+      EXPECT_TRUE(cd[i] == "bf16" || cd[i] == "fp16") << cd[i];
+    }
+  }
+  // The best_* scalars still read the row's own columns.
+  ASSERT_TRUE(std::get<bool>(*r.scalar("found")));
+  const std::string best = std::get<std::string>(*r.scalar("best_accelerator"));
+  EXPECT_TRUE(best == "h100-sxm-80gb" || best == "a100-sxm-80gb") << best;
+  EXPECT_EQ(std::get<int64_t>(*r.scalar("best_tp")), 1);
+  EXPECT_EQ(std::get<std::string>(*r.scalar("best_policy")), "continuous");
+  EXPECT_EQ(std::get<int64_t>(*r.scalar("best_max_batch_seqs")), 64);
 }
