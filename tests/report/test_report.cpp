@@ -613,6 +613,32 @@ TEST(ReportRenderers, TornadoRanksByTheLargerOfHeldAndReplanned) {
                           "(with the plan held it is undefined)");
 }
 
+// Question (review of 2026-12-07): does the tornado's takeaway say what +10% does from the
+// one-sided (up) elasticity where the sweep gives it? Across a kink at the design point the central
+// figure averages a flat side and a steep one: NIC bandwidth of Llama 3 8B on 16 H100 read -0.00436
+// (about -0.04% for +10%) where +10% changes nothing.
+TEST(ReportRenderers, TornadoTakeawayReadsTheUpsideElasticity) {
+  Result r;
+  r.command = "sweep";
+  Table& e = r.add_table("elasticity");
+  e.add_str("parameter");
+  e.add_f64("elasticity_fixed_plan_ratio");
+  e.add_f64("elasticity_replanned_ratio");
+  e.add_f64("elasticity_fixed_plan_up_ratio");
+  e.add_f64("elasticity_fixed_plan_down_ratio");
+  e.add_f64("elasticity_replanned_up_ratio");
+  e.add_f64("elasticity_replanned_down_ratio");
+  e.add_row({std::string("system.nic_bandwidth_bytes_per_s"), -0.3, -0.3, 0.0, -0.6, 0.0, -0.6});
+  e.add_row({std::string("accelerator.peak_flops"), -0.1, -0.1, -0.1, -0.1, -0.1, -0.1});
+  const ReportPage page = build_page(r);
+  const Chart* ch = chart_of(page, "tornado");
+  ASSERT_NE(ch, nullptr);
+  EXPECT_EQ(ch->option["yAxis"]["data"][1], "system.nic_bandwidth_bytes_per_s");  // ranked by the central figure
+  EXPECT_NE(ch->takeaway.find("system.nic_bandwidth_bytes_per_s: +10% changes it by "), std::string::npos) << ch->takeaway;
+  EXPECT_EQ(ch->takeaway.find("-2.8%"), std::string::npos) << "the central figure's change: " << ch->takeaway;
+  EXPECT_NE(ch->takeaway.find("+10% changes it by 0% with the plan held"), std::string::npos) << ch->takeaway;
+}
+
 // Question (review of 2026-12-06): does the serve report's KV takeaway give the figure the Figures
 // table gives? A disaggregated deployment's timeline sums the pools (3.1% at its peak) where
 // kv_peak_fraction is the busiest pool's (0.0492): the takeaway had said "peaks at 3.1%".
