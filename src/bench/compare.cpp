@@ -453,7 +453,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     if (!wanted(ma)) continue;
     auto it = in_b.find(key(ma));
     if (it == in_b.end()) {
-      c.only_in_a.push_back(ma.suite + "/" + ma.name);
+      c.only_in_a.push_back(ma.suite + "/" + ma.name + " [" + ma.metric + "]");
       continue;
     }
     matched[it->first] = true;
@@ -692,7 +692,7 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
     }
   }
   for (const auto& mb : b.measurements)
-    if (wanted(mb) && !matched.count(key(mb))) c.only_in_b.push_back(mb.suite + "/" + mb.name);
+    if (wanted(mb) && !matched.count(key(mb))) c.only_in_b.push_back(mb.suite + "/" + mb.name + " [" + mb.metric + "]");
   if (c.cases.empty())
     throw Error(SourceLocation{"", 0, 0, "compare"},
                 "nothing to compare: no case of run " + std::to_string(b.id) + " matches one of run " + std::to_string(a.id) + " (" +

@@ -117,6 +117,10 @@ struct Comparison {
   int unchecked_count = 0;          // untestable, underpowered or wrong_results
   int unchecked_failure_count = 0;  // of those, the ones that fail a gate (see above)
   double family_alpha = 0;          // Holm with Tarone's rule: alpha / K, the level a case had to be able to reach
+  // The measurements of one run that the other lacks, as "suite/case [metric]": the key compare
+  // matches on is (suite, case, metric), so a case whose other metrics B still has is named with the
+  // metric it lacks (review, 2026-12-07: a run B without max_rss_bytes listed `command/sleep 0.02`
+  // as missing, though B had its wall_s and the other metrics).
   std::vector<std::string> only_in_a, only_in_b;
   bool same_host = true;
   // Software versions that differ between the runs ("blas OpenBLAS 0.3.21 -> 0.3.26"): the cases

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -105,6 +106,11 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
   std::string raw;
   int lineno = 0;
   std::string collective = default_collective;
+  // Whether the rows' collective is named by a "Collective test starting" line, and the first line
+  // of each row's case (collective, size, type, reduction, root), for a row printed twice.
+  bool collective_from_line = false;
+  bool rows_since_start_line = false;  // a header after them, with no start line between, opens an unnamed block
+  std::map<std::tuple<std::string, int64_t, std::string, std::string, int64_t>, int> first_line_of;
   std::vector<std::string> cols;  // current header columns
   while (std::getline(in, raw)) {
     ++lineno;
@@ -138,6 +144,8 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
       auto pos = line.find("Collective test starting:");
       if (pos != std::string::npos) {
         collective = nccl_collective_from_name(line.substr(pos + 25));
+        collective_from_line = true;
+        rows_since_start_line = false;
         cols.clear();
         continue;
       }
@@ -157,8 +165,10 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
           add_once(log.gpus, gpu);
         }
       }
-      if (!t.empty() && t[0] == "size" && std::find(t.begin(), t.end(), "busbw") != t.end()) cols = t;
-      if (!t.empty() && t[0] == "size" && std::find(t.begin(), t.end(), "algbw") != t.end()) cols = t;
+      if (!t.empty() && t[0] == "size" && (std::find(t.begin(), t.end(), "busbw") != t.end() || std::find(t.begin(), t.end(), "algbw") != t.end())) {
+        cols = t;
+        if (rows_since_start_line) collective_from_line = false;  // a block of its own, its collective the block before's
+      }
       pos = line.find("Avg bus bandwidth");
       if (pos != std::string::npos) log.avg_busbw_gb_per_s = std::atof(line.substr(line.find(':', pos) + 1).c_str());
       continue;
@@ -240,8 +250,30 @@ NcclLog parse_nccl_log(const std::string& text, const std::string& file, const s
       check_half(r.oop_time_us, r.oop_algbw_gb_per_s, r.oop_busbw_gb_per_s);
       if (r.has_in_place) check_half(r.ip_time_us, r.ip_algbw_gb_per_s, r.ip_busbw_gb_per_s);
     }
+    // A case printed twice in one file is refused here, naming both lines and why (review,
+    // 2026-12-07). Several result blocks without their "Collective test starting" lines (logs of
+    // several tests run into one file, the lines filtered out) all take the one collective given
+    // for the file: the import had failed at the store with "case 'all_reduce size=8' is also in
+    // <the same file> ... import each file into its own run", which no import of that file can follow.
+    const auto [seen, inserted] = first_line_of.emplace(std::make_tuple(r.collective, r.size_bytes, r.type, r.redop, r.root), lineno);
+    if (!inserted) {
+      const std::string row = fmt::format("the {} row of size {}{}{} (first at line {})", r.collective, r.size_bytes,
+                                          r.type.empty() ? std::string() : " type " + r.type, r.redop.empty() ? std::string() : " redop " + r.redop,
+                                          seen->second);
+      if (!collective_from_line)
+        throw Error(SourceLocation{file, lineno, 0, "collective"},
+                    "this row repeats " + row + ": the file holds several nccl-tests result blocks without 'Collective test starting' "
+                        "lines, and each such block was given the collective " + r.collective +
+                        " (from --collective, the file's name or the block before it)",
+                    "keep the '# Collective test starting: <test>_perf' line nccl-tests prints before each block, or split the file, one "
+                    "file per collective named after its test (all_gather_perf.log), and import those files together");
+      throw Error(SourceLocation{file, lineno, 0, "size"},
+                  "this row repeats " + row + ": the file holds two result blocks of " + r.collective + " (two runs of the test in one log)",
+                  "split the file, one result block per file, and import each file into its own run (one bench import-nccl per file)");
+    }
     if (std::find(log.collectives.begin(), log.collectives.end(), collective) == log.collectives.end())
       log.collectives.push_back(collective);
+    rows_since_start_line = true;
     log.rows.push_back(std::move(r));
   }
   return log;

@@ -86,8 +86,25 @@ TEST(Compare, UnmatchedCasesAreListed) {
   a.measurements[1].name = "gone";
   const auto c = compare_runs(a, b, {});
   EXPECT_EQ(c.cases.size(), 1u);
-  EXPECT_EQ(c.only_in_a, std::vector<std::string>{"s/gone"});
-  EXPECT_EQ(c.only_in_b, std::vector<std::string>{"s/other"});
+  EXPECT_EQ(c.only_in_a, std::vector<std::string>{"s/gone [bytes_per_s]"});
+  EXPECT_EQ(c.only_in_b, std::vector<std::string>{"s/other [bytes_per_s]"});
+}
+
+// Question (review, 2026-12-07): compare matches (suite, case, metric), so is a measurement B
+// lacks named with its metric? A run B without one metric of a case it still has (max_rss_bytes
+// of `command/sleep 0.02`, its wall_s kept) had been listed as missing the whole case.
+TEST(Compare, AMissingMetricOfACaseBStillHasIsNamedWithTheMetric) {
+  auto a = run_with("wall_s", false, 1, 0.01, 5, 1);
+  auto b = run_with("wall_s", false, 1, 0.01, 5, 2);
+  for (auto* r : {&a, &b}) {
+    r->measurements.push_back(r->measurements[0]);
+    r->measurements[1].metric = "max_rss_bytes";
+  }
+  b.measurements.pop_back();
+  const auto c = compare_runs(a, b, {});
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.only_in_a, std::vector<std::string>{"s/case [max_rss_bytes]"});
+  EXPECT_TRUE(c.only_in_b.empty());
 }
 
 // Does a comparison that compares nothing fail, rather than pass a CI gate with no regression?

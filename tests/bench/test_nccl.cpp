@@ -122,6 +122,51 @@ TEST(NcclFormat, RowsWithoutAKnownCollectiveAreAnErrorNamingTheLine) {
   EXPECT_EQ(parse_nccl_log(text, "mystery.txt", "all_gather").rows.size(), 1u);
 }
 
+// Question (review of 2026-12-07): is a file of several result blocks without their "Collective
+// test starting" lines, all given the one collective of --collective or the file's name, refused at
+// the repeated row with that cause and a remedy that works (the import had said the case "is also
+// in" the same file and to "import each file into its own run")? And two blocks of one named
+// collective (a log of two runs) are told apart from that.
+TEST(NcclFormat, RepeatedRowsOfUnnamedBlocksNameTheMissingStartLines) {
+  const std::string header = "#       size         count      type   redop    root     time   algbw   busbw #wrong\n";
+  const std::string block = header + "        1024           256     float     sum      -1    10.00    0.10    0.10       0\n"
+                                     "        2048           512     float     sum      -1    12.00    0.17    0.17       0\n";
+  for (const std::string& given : {std::string("all_reduce"), nccl_collective_from_name("reduce_scatter_perf.log")}) {
+    try {
+      parse_nccl_log(block + block, "reduce_scatter_perf.log", given);
+      FAIL() << given;
+    } catch (const sextant::Error& e) {
+      EXPECT_EQ(e.where().line, 5);
+      const std::string what = e.what();
+      EXPECT_NE(what.find("several nccl-tests result blocks without 'Collective test starting' lines"), std::string::npos) << what;
+      EXPECT_NE(what.find("collective " + given), std::string::npos) << what;
+      EXPECT_NE(what.find("first at line 2"), std::string::npos) << what;
+      EXPECT_NE(e.hint().find("split the file, one file per collective"), std::string::npos) << e.hint();
+      EXPECT_EQ(what.find("own run"), std::string::npos) << what;
+    }
+  }
+  // The second block unnamed after a named first one: the same cause.
+  try {
+    parse_nccl_log("# Collective test starting: all_gather_perf\n" + block + block, "x.log");
+    FAIL();
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("without 'Collective test starting' lines"), std::string::npos) << e.what();
+  }
+  // Both blocks named all_reduce: two runs of one test in the file.
+  const std::string named = "# Collective test starting: all_reduce_perf\n" + block;
+  try {
+    parse_nccl_log(named + named, "two_runs.log");
+    FAIL();
+  } catch (const sextant::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("two result blocks of all_reduce"), std::string::npos) << e.what();
+    EXPECT_NE(e.hint().find("one result block per file"), std::string::npos) << e.hint();
+  }
+  // Blocks named by their start lines import together.
+  const NcclLog ok = parse_nccl_log(named + "# Collective test starting: reduce_scatter_perf\n" + block, "sweep.log");
+  EXPECT_EQ(ok.rows.size(), 4u);
+  EXPECT_EQ(ok.collectives, (std::vector<std::string>{"all_reduce", "reduce_scatter"}));
+}
+
 // Question (review of 2026-12-04): is a one-rank log stored as algbw (nccl-tests prints busbw 0
 // there: a store of zeros hid a 2x slow-down from the gate), and do the case names of one
 // collective stay the same when another collective shares the file?

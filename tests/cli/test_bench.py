@@ -766,6 +766,43 @@ class BenchCli(unittest.TestCase):
         p = sextant("history", "compare", "3", "4", "--db", self.db, "--allow-missing", check=False)
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def test_missing_in_b_names_the_metric_b_lacks(self):
+        # Review of 2026-12-07: compare matches (suite, case, metric), but missing_in_b listed only
+        # `command/sleep 0.02` when run B lacked that case's max_rss_bytes and still had its wall_s.
+        import sqlite3
+        for _ in range(2):
+            sextant("bench", "run", "--reps", "3", "--warmup", "0", "--db", self.db, "-q", "--", "/bin/sleep", "0.02")
+        con = sqlite3.connect(self.db)
+        con.execute("delete from samples where measurement_id in (select id from measurements where run_id = 2 and metric = 'max_rss_bytes')")
+        con.execute("delete from measurements where run_id = 2 and metric = 'max_rss_bytes'")
+        con.commit()
+        con.close()
+        p, r = as_json("history", "compare", "1", "2", "--db", self.db, check=False)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(r["scalars"]["missing_in_b_count"], 1)
+        missing = [x["case"] for x in rows(table(r, "missing_in_b"))]
+        self.assertEqual(len(missing), 1, missing)
+        self.assertIn("[max_rss_bytes]", missing[0])
+        self.assertTrue(missing[0].startswith("command/"), missing)
+        # B's other metrics of the case are compared.
+        self.assertIn("wall_s", {c["metric"] for c in rows(table(r, "cases"))})
+
+    def test_nccl_blocks_without_start_lines_in_one_file_name_that_cause(self):
+        # Review of 2026-12-07: several result blocks in one file without their "Collective test
+        # starting" lines all take the file's one collective; the import blamed the same file and
+        # said to import each file into its own run, which cannot help.
+        with open(os.path.join(ROOT, "tests", "data", "bench", "all_reduce_perf_8ranks.txt")) as f:
+            body = "".join(line for line in f if "Collective test starting" not in line)
+        log = os.path.join(self.dir, "reduce_scatter_perf.log")
+        with open(log, "w") as f:
+            f.write(body + body)
+        for extra in ([], ["--collective", "all_reduce"]):
+            p = sextant("bench", "import-nccl", log, *extra, "--no-db", check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("without 'Collective test starting' lines", p.stderr)
+            self.assertIn("split the file, one file per collective", p.stderr)
+            self.assertNotIn("own run", p.stderr)
+
     def test_nothing_measured_and_foreign_databases_are_errors(self):
         p = sextant("bench", "--quick", "--suite", "gemm_cpu", "--gemm-dtype", "bf16", "--db", self.db, check=False)
         if p.returncode == 0:

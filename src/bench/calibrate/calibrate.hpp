@@ -330,7 +330,14 @@ struct Calibration {
   // per working set (the best repetition of each size) and the largest footprint among the fitted
   // GEMM shapes of every dtype; written as bandwidth_by_working_set and
   // efficiency.gemm_fitted_footprint_mib. Empty / 0 when the run has no sweep.
+  // bandwidth_by_working_set is the non-increasing envelope of the measured table
+  // (non_increasing_envelope: bandwidth cannot rise as the working set grows), which the fit and
+  // the written model use; bandwidth_by_working_set_measured is the best repetition per size as
+  // measured, written beside it in the entry (comments) and reported; bandwidth_points_lowered is
+  // how many sizes the envelope lowered (review, 2026-12-07).
   std::vector<WorkingSetBandwidth> bandwidth_by_working_set;
+  std::vector<WorkingSetBandwidth> bandwidth_by_working_set_measured;
+  int64_t bandwidth_points_lowered = 0;
   int64_t bandwidth_repetitions = 0;
   double gemm_fitted_footprint_bytes = 0;
   NetworkFit network;
@@ -367,6 +374,16 @@ inline constexpr double kMinSizeSpreadForLatency = 2.0;
 // Fills present, latency_s, bandwidth_bytes_per_s, latency_separated, distinct_sizes, points and
 // fit_rms_error_fraction.
 void fit_latency_bandwidth(const std::vector<double>& x, const std::vector<double>& t, NetworkFit& out);
+
+// The non-increasing envelope of a read-bandwidth table ordered by increasing working set: each
+// point's bandwidth becomes the smallest at its working set or any smaller one (a running minimum
+// from the smallest working set), since a larger working set is served by the same or a slower
+// memory level. A point read faster than a smaller working set is a repetition count too small for
+// the noise of the host (the best of 5 read 45 GB/s at 1 MiB and 78 at 2 MiB), and the operand-
+// traffic term (catalog.hpp gemm_operand_traffic_s) then gave a larger GEMM less time than a
+// smaller one. Lowering, not raising: the written model never credits a working set with more
+// bandwidth than a smaller one reached. Returns how many points were lowered (review, 2026-12-07).
+int64_t non_increasing_envelope(std::vector<WorkingSetBandwidth>& table);
 
 Calibration calibrate_from_run(const RunRecord& run, const CalibrateOptions& opt);
 

@@ -661,6 +661,9 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   const std::string name = opt.name.empty() ? base.name + " (calibrated from trace)" : opt.name;
   std::set<std::string> fitted;
   for (const auto& f : c.gemm) fitted.insert(f.dtype);
+  // A fitted figure names the traces it came from (review, 2026-12-07): the loader resolves only a
+  // bare `trace` source to its citation, and "trace: basis" had been shown without the files.
+  auto trace_sourced = [&opt](double v, const std::string& basis) { return sourced(v, basis + "; Kineto trace " + opt.trace_ref); };
   std::string y;
   y += "# Written by `sextant calibrate --trace` from " + opt.trace_ref + " on the base entry " + base.id + ".\n";
   y += "# GEMM efficiency model (the one estimate uses, catalog.hpp gemm_shape_factor): achieved = peak x gemm_peak_fraction x\n"
@@ -680,7 +683,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
   y += "      gemm_peak_fraction:\n";
   for (const auto& f : c.gemm)
     y += "        " + f.dtype + ": " +
-         sourced(f.gemm_peak_fraction, fmt::format("trace: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
+         trace_sourced(f.gemm_peak_fraction, fmt::format("trace: fit over {} shapes, rms error {:.3f}", f.fitted_count, f.fit_rms_error_fraction)) + "\n";
   // Dtypes the trace has no GEMMs of keep the base's rate (base_fraction_lines: where this
   // entry's sustained fraction is 1, the base's sustained rate, or the fp8 rate would jump by 1 / 0.88).
   const bool sustained_written = opt.trace_rates != "burst";
@@ -691,7 +694,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
     y += base_half_dim_lines(base);  // unknown there: estimate's default, under which the fractions were fitted
   else
     y += "      gemm_half_dim: " +
-         sourced(c.gemm_joint_half_dim, c.gemm.size() > 1 ? "trace: joint fit over the " + fitted_dtypes + " GEMMs (one fraction each)"
+         trace_sourced(c.gemm_joint_half_dim, c.gemm.size() > 1 ? "trace: joint fit over the " + fitted_dtypes + " GEMMs (one fraction each)"
                                                            : "trace: fit of " + fitted_dtypes + " GEMMs") +
          "\n";
   if (opt.trace_rates == "burst") {
@@ -701,7 +704,7 @@ Calibration calibrate_from_trace(const Result& analysis, const Accelerator& base
                          "base (the traced rates are burst rates, --trace-rates burst)") +
            "\n";
   } else {
-    y += "      sustained_compute_fraction: " + sourced(1.0, "trace: the traced rates are sustained in-training rates (--trace-rates sustained)") + "\n";
+    y += "      sustained_compute_fraction: " + trace_sourced(1.0, "trace: the traced rates are sustained in-training rates (--trace-rates sustained)") + "\n";
   }
   // The per-kernel overhead (see above): the base's, or estimate's default written out, so that the
   // entry does not depend on that default staying what it is; the traced GEMM kernels hold the
