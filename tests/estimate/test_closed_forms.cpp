@@ -613,12 +613,26 @@ TEST(ClosedForms, ATorusGivesAGroupTheLinksOfItsAxes) {
   const double S = 1e9;
   // A group takes the most compact block: 2 x 2 x 2 for 8 (one neighbour on each axis: 3 of 6
   // ports), 4 x 2 x 2 for 16 (4 of 6), 4 x 4 x 4 for 64 (all 6).
-  for (auto [n, share] : std::vector<std::pair<int, double>>{{2, 1.0 / 6}, {8, 1.0 / 2}, {16, 2.0 / 3}, {64, 1.0}, {256, 1.0},
-                                                             {512, 1.0}, {4096, 1.0}}) {
-    EXPECT_NEAR(f.up_share(n), share, 1e-12) << n;
+  // The latency: a ring along each axis of the block in turn, sum of (extent - 1) hops a pass
+  // (review of 2026-12-07: n - 1 hops, 4,095 for the whole cube where its three axes take 45): 2 x 2 x 2
+  // 3, 4 x 2 x 2 5, 4 x 4 x 4 9, 8 x 8 x 4 17, 8 x 8 x 8 21, 16 x 16 x 16 45.
+  struct Case {
+    int n;
+    double share, hops;
+  };
+  for (const Case c : {Case{2, 1.0 / 6, 1}, Case{8, 1.0 / 2, 3}, Case{16, 2.0 / 3, 5}, Case{64, 1.0, 9}, Case{256, 1.0, 17},
+                       Case{512, 1.0, 21}, Case{4096, 1.0, 45}}) {
+    const int n = c.n;
+    EXPECT_NEAR(f.up_share(n), c.share, 1e-12) << n;
+    EXPECT_EQ(f.up_ring_hops(n), c.hops) << n;
     ir::Group g{ir::GroupKind::TP, n, 1, n, 1};
-    EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), (n - 1.0) / n * S / (600e9 * share) + (n - 1) * 2e-6, 1e-12) << n;
+    EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllGather, S, g, f), (n - 1.0) / n * S / (600e9 * c.share) + c.hops * 2e-6, 1e-12) << n;
+    EXPECT_NEAR(reg.get("ring").time_s(ir::CollKind::AllReduce, S, g, f), 2 * (n - 1.0) / n * S / (600e9 * c.share) + 2 * c.hops * 2e-6, 1e-12) << n;
   }
+  // Off a torus a ring takes n - 1 hops a pass.
+  Fabric sw = f;
+  sw.up_torus_dims = 0;
+  EXPECT_EQ(sw.up_ring_hops(64), 63);
   // The job's slice sets the axes, not the pod's declared size: 64 chips of a 4,096-chip pod are a
   // 4 x 4 x 4 cube, where 16 members span a plane (before 2026-12-04 they were placed on one axis
   // of the pod's 16-chip side, and a larger pod made the same job slower).

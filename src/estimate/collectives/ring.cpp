@@ -36,7 +36,8 @@ class Ring final : public CollectiveAlgorithm {
     // Latency: only the hops between domains pay the scale-out latency (NCCL's tuning model:
     // nInterSteps = domains - 1 per pass, the other ring steps are scale-up hops).
     const double passes = k == ir::CollKind::AllReduce ? 2.0 : 1.0;
-    const double steps = passes * (n - 1);
+    // Inside one domain a torus runs a ring per axis of the group's block (Fabric::up_ring_hops).
+    const double steps = passes * (g.domains > 1 ? n - 1 : f.up_ring_hops(n));
     const double inter = g.domains > 1 ? passes * (g.domains - 1) : 0.0;
     return bytes * ir::bus_factor(k, n) / ring_busbw(g, f) + inter * f.out_latency_s + (steps - inter) * f.up_latency_s;
   }
