@@ -240,6 +240,22 @@ inline double torus_all_to_all_hop_factor(int torus_dims, int domain, int slice,
   return std::max(1.0, sum / (members - 1));
 }
 
+// Latency hops of one pass of a ring collective over `members` of a domain of `domain` devices:
+// members - 1, except on a torus of `torus_dims` axes, where the collective runs a ring along each
+// axis of the group's block (torus_group_extents) in turn (reduce-scatter axis by axis, then
+// all-gather back; the multi-dimensional all-reduce of Kumar et al., "Exploring the limits of
+// concurrency in ML training on Google TPUs", MLSys 2021): the sum over the axes of (extent - 1).
+// One rule for training's Fabric::up_ring_hops and inference's TP all-reduce.
+inline double ring_latency_hops(int torus_dims, int domain, int slice, int members) {
+  if (torus_dims <= 1 || members <= 2 || domain <= 1) return static_cast<double>(std::max(0, members - 1));
+  const int dims = std::min(torus_dims, 8);
+  int64_t g[8];
+  torus_group_extents(dims, domain, slice, members, g);
+  double hops = 0;
+  for (int a = 0; a < dims; ++a) hops += static_cast<double>(g[a] - 1);
+  return hops;
+}
+
 struct System {
   std::string id, name;
   std::string accelerator;  // accelerator id

@@ -46,23 +46,12 @@ struct Fabric {
   double up_share(int members) const {
     return scale_up_group_share(up_mesh, up_torus_dims, gpus_per_domain, up_torus_slice, members);
   }
-  // Latency hops of one pass of a ring collective over `members` of one domain: members - 1,
-  // except on a torus, where the collective runs along each axis of the group's block
-  // (torus_group_extents) in turn, a ring per axis (reduce-scatter axis by axis, then all-gather
-  // back; the multi-dimensional all-reduce of Kumar et al., "Exploring the limits of concurrency in
-  // ML training on Google TPUs", MLSys 2021): the sum over the axes of (extent - 1). The bytes are
-  // the flat ring's, (n - 1) / n of the buffer per pass. (Before the 2026-12-07 review every torus
-  // ring paid n - 1 hops: a DP all-reduce over a 4,096-chip v5p slice 8,190 hops of 2 us, 16.4 ms of
-  // its 18.5 ms, where a 16x16x16 block takes 90.)
-  double up_ring_hops(int members) const {
-    if (up_torus_dims <= 1 || members <= 2 || gpus_per_domain <= 1) return static_cast<double>(std::max(0, members - 1));
-    const int dims = std::min(up_torus_dims, 8);
-    int64_t g[8];
-    torus_group_extents(dims, gpus_per_domain, up_torus_slice, members, g);
-    double hops = 0;
-    for (int a = 0; a < dims; ++a) hops += static_cast<double>(g[a] - 1);
-    return hops;
-  }
+  // Latency hops of one pass of a ring collective over `members` of one domain (catalog's
+  // ring_latency_hops): members - 1, on a torus a ring per axis of the group's block, the sum of
+  // (extent - 1). The bytes are the flat ring's, (n - 1) / n of the buffer per pass. (Before the
+  // 2026-12-07 review every torus ring paid n - 1 hops: a DP all-reduce over a 4,096-chip v5p slice
+  // 8,190 hops of 2 us, 16.4 ms of its 18.5 ms, where a 16x16x16 block takes 90.)
+  double up_ring_hops(int members) const { return ring_latency_hops(up_torus_dims, gpus_per_domain, up_torus_slice, members); }
   // Scale-up bus bandwidth of a group with `members` in one domain (2: a point-to-point send).
   double up_busbw(int members) const { return up_busbw_bytes_per_s * up_share(members); }
   // All-to-all on a torus: a member's bytes to a peer travel its hop distance, each hop on a

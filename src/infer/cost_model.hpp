@@ -71,6 +71,9 @@ struct Link {  // scale-up link between the devices of a replica, per device, on
   double group_bandwidth_bytes_per_s(int members, int slice) const {
     return bandwidth_bytes_per_s * scale_up_group_share(mesh, torus_dims, domain_devices, slice, members);
   }
+  // Latency hops of one pass of a ring over the group (catalog's ring_latency_hops: n - 1, on a
+  // torus the sum over its block's axes of (extent - 1)).
+  double ring_hops(int members, int slice) const { return ring_latency_hops(torus_dims, domain_devices, slice, members); }
   // The scale-out fabric between scale-up domains, per device, one direction (the node's NICs x
   // port rate x achievable fraction over its devices, as training's Fabric): what a pipeline send
   // between stages in different domains crosses. 0: unknown (priced on the scale-up link).

@@ -597,7 +597,10 @@ TEST(CostModel, TensorParallelGroupsDriveTheirShareOfAMeshOrTorus) {
   const double bw = t.link.bandwidth_bytes_per_s * scale_up_group_share(false, t.link.torus_dims, t.link.domain_devices, 16, 16);
   EXPECT_DOUBLE_EQ(bw, t.link.bandwidth_bytes_per_s);  // the group is the replica's whole 4 x 4 slice: both axes
   const double msg = 1.0 * t.model.hidden * t.activation.bytes();
-  const double ring = 2 * (n - 1) / n * msg / bw + 2 * (n - 1) * L;  // decode: no one-shot on a torus
+  // Decode: no one-shot on a torus; the ring runs along each axis of the 4 x 4 block in turn, 3 + 3
+  // latency hops a pass where a flat ring takes 15 (review of 2026-12-07, as training's).
+  EXPECT_EQ(t.link.ring_hops(16, 16), 6.0);
+  const double ring = 2 * (n - 1) / n * msg / bw + 2 * 6 * L;
   EXPECT_NEAR(ct.iteration(ct.decode(1, 1024)).comm_s / (2.0 * t.model.layers * ring), 1.0, 1e-9);
 }
 
