@@ -610,10 +610,17 @@ TEST(CostModel, TensorParallelGroupsDriveTheirShareOfAMeshOrTorus) {
 // been priced on one mesh)?
 TEST(CostModel, UnmeasuredLinksRunAtTrainingsFractionAndTpGroupsStayInADomain) {
   const Catalog& cat = catalog();
+  // TPU v5e's ICI states no achievable fraction: 0.8. MI300X's xGMI states one since 2026-12-07
+  // (review: AMD's 48 of 64 GB/s usable per link), which the link then takes.
+  const Deployment t = deployment("llama3-8b", "tpu-v5e", "vllm", "bf16", 16);
+  const auto& ici = cat.network(cat.system("tpu-v5e-pod").scale_up_network);
+  ASSERT_FALSE(ici.achievable_fraction.known);
+  EXPECT_DOUBLE_EQ(t.link.bandwidth_bytes_per_s, 0.8 * ici.bandwidth_bytes_per_s.value);
   const Deployment d = deployment("llama3-70b", "mi300x", "vllm", "bf16", 8);
   const auto& net = cat.network(cat.system("mi300x-8gpu").scale_up_network);
-  ASSERT_FALSE(net.achievable_fraction.known);
-  EXPECT_DOUBLE_EQ(d.link.bandwidth_bytes_per_s, 0.8 * net.bandwidth_bytes_per_s.value);
+  ASSERT_TRUE(net.achievable_fraction.known);
+  EXPECT_DOUBLE_EQ(d.link.bandwidth_bytes_per_s, net.achievable_fraction.value * net.bandwidth_bytes_per_s.value);
+  EXPECT_DOUBLE_EQ(net.achievable_fraction.value, 0.75);
   DeploymentSpec s = spec("gpt3-175b", "mi300x", "vllm", "bf16", 6, 1, 2);
   try {
     make_deployment(cat, infer_data(), s);
