@@ -32,16 +32,6 @@ struct SimulateArgs {
   OutputOptions out;
 };
 
-int64_t parse_int(const std::string& text, const std::string& key) {
-  try {
-    size_t used = 0;
-    const long long v = std::stoll(text, &used);
-    if (used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
-  throw Error(SourceLocation{"", 0, 0, key}, "'" + text + "' is not an integer");
-}
-
 // The keys of --set KEY=VALUE overrides.
 std::vector<std::string> set_keys(const std::vector<std::string>& sets) {
   std::vector<std::string> keys;
@@ -53,9 +43,10 @@ std::vector<std::string> set_keys(const std::vector<std::string>& sets) {
 // outside the job). Blanks and a '+' are refused at either end (review of 2026-12-07: std::stoll
 // took " 3" and "+3" but refused "3 "). `entry` is the list entry it came from, quoted when it is
 // a range ("24-" had read "'' is not an integer").
-int64_t parse_rank(const std::string& piece, const std::string& entry) {
-  const SourceLocation at{"", 0, 0, "--timeline-ranks"};
-  const std::string hint = "ranks and ranges of digits separated by commas, without blanks or signs, e.g. 0-7,64";
+int64_t parse_rank(const std::string& piece, const std::string& entry, const char* key = "--timeline-ranks") {
+  const SourceLocation at{"", 0, 0, key};
+  const std::string hint = std::string(key) == "--timeline-ranks" ? "ranks and ranges of digits separated by commas, without blanks or signs, e.g. 0-7,64"
+                                                                   : "RANK=FACTOR, the rank in digits without blanks or signs, e.g. 17=1.3";
   const std::string where = piece == entry ? "" : "bad range '" + entry + "': ";
   const size_t digits = piece.size() > 1 && piece[0] == '-' ? 1 : 0;
   bool ok = piece.size() > digits;
@@ -198,14 +189,22 @@ void add_simulate_command(CLI::App& app) {
         throw Error(SourceLocation{"", 0, 0, "--straggler"}, "expected RANK=FACTOR, got '" + st + "'", "e.g. --straggler 17=1.3");
       double f = 0;
       const std::string factor = st.substr(eq + 1);
+      // A plain decimal (a '-' allowed, so that a negative factor is named as out of range): no
+      // blank, '+' or hexadecimal form, as --timeline-ranks (review of 2026-12-07: std::stod took
+      // " 1.5", "+1.5" and "0x1.8p0", and the rank " 3" and "+3" where "3 " was refused).
+      const size_t lead = !factor.empty() && factor[0] == '-' ? 1 : 0;
+      bool plain = factor.size() > lead && (std::isdigit(static_cast<unsigned char>(factor[lead])) || factor[lead] == '.');
+      for (const char ch : factor) plain = plain && !std::isspace(static_cast<unsigned char>(ch)) && ch != 'x' && ch != 'X' && ch != 'p' && ch != 'P';
       try {
         size_t used = 0;
+        if (!plain) throw std::invalid_argument("not a plain decimal");
         f = std::stod(factor, &used);
         if (used != factor.size()) throw std::invalid_argument("trailing characters");
       } catch (const std::exception&) {
-        throw Error(SourceLocation{"", 0, 0, "--straggler"}, "'" + factor + "' is not a number", "e.g. --straggler 17=1.3");
+        throw Error(SourceLocation{"", 0, 0, "--straggler"}, "'" + factor + "' is not a number", "a decimal without blanks or signs, e.g. --straggler 17=1.3");
       }
-      o.stragglers.emplace_back(parse_int(st.substr(0, eq), "--straggler"), f);
+      const std::string rank = st.substr(0, eq);
+      o.stragglers.emplace_back(parse_rank(rank, rank, "--straggler"), f);
     }
     o.record_timeline = !a->timeline.empty();
     // A timeline on standard output is the output: the printed result would run into it.

@@ -841,6 +841,14 @@ class BadInputs(unittest.TestCase):
             (["simulate", SCENARIO, "--set", "training.global_batch=102400000"], [SCENARIO + " (--set)"], ["budget"]),
             (["plan", SCENARIO, "--headroom-gib", "inf"], ["--headroom-gib"], ["finite"]),
             (["simulate", SCENARIO, "--straggler", "17=1.3x"], ["--straggler"], ["'1.3x' is not a number"]),
+            # review of 2026-12-07: a blank or sign before the rank or the factor, or a hexadecimal
+            # factor, had been taken (std::stoll / std::stod), where "3 =1.5" was refused
+            (["simulate", SCENARIO, "--straggler", "+3=1.5"], ["--straggler"], ["'+3' is not an integer", "RANK=FACTOR, the rank in digits without blanks or signs"]),
+            (["simulate", SCENARIO, "--straggler", " 3=1.5"], ["--straggler"], ["' 3' is not an integer"]),
+            (["simulate", SCENARIO, "--straggler", "3=+1.5"], ["--straggler"], ["'+1.5' is not a number"]),
+            (["simulate", SCENARIO, "--straggler", "3= 1.5"], ["--straggler"], ["' 1.5' is not a number"]),
+            (["simulate", SCENARIO, "--straggler", "3=0x1.8p0"], ["--straggler"], ["'0x1.8p0' is not a number"]),
+            (["simulate", SCENARIO, "--straggler", "3=-2"], ["--straggler"], ["0.01"]),
             (["simulate", SCENARIO, "--timeline-rows", "abc"], ["--timeline-rows"], ["an integer from 0", "'abc'"]),
             # review of 2026-12-05: a whole count (1e3 was refused as "no number >= 0"), an empty
             # rank list (read as every unit), a seed with nothing to draw
