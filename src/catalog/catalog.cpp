@@ -137,9 +137,16 @@ std::optional<std::pair<std::string, std::string>> scale_up_domain_problem(int d
 }
 
 double bandwidth_at_working_set(const std::vector<WorkingSetBandwidth>& table, double bytes) {
-  for (const auto& p : table)
-    if (p.working_set_bytes >= bytes) return p.bytes_per_s;
-  return table.back().bytes_per_s;
+  // The least bandwidth of the rows up to that one: a larger working set never reads faster than a
+  // smaller one did. A hand-written table, or one calibrated before calibrate wrote the envelope,
+  // may rise with the noise of its repetitions (78 GB/s at 2 MiB after 45 at 1 MiB), and a GEMM
+  // twice as large had then been given less operand-traffic time (review of 2026-12-07).
+  double bw = table.front().bytes_per_s;
+  for (const auto& p : table) {
+    bw = std::min(bw, p.bytes_per_s);
+    if (p.working_set_bytes >= bytes) return bw;
+  }
+  return bw;
 }
 
 double gemm_operand_traffic_s(double m, double n, double k, double element_bytes, const std::vector<WorkingSetBandwidth>& table,

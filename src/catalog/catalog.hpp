@@ -118,7 +118,9 @@ inline double gemm_shape_factor(double m, double n, double k, double half_dim) {
 
 // The bandwidth of the memory level that holds a working set of `bytes`: the bandwidth measured at
 // the smallest tabulated working set >= bytes (the sweep's level bracket, rounded up), the last
-// row's beyond the table. The table must be non-empty with increasing working sets.
+// row's beyond the table, and never more than a smaller working set's row (the running minimum:
+// a table that rises with measurement noise reads as its non-increasing envelope). The table must
+// be non-empty with increasing working sets.
 // Why a system's scale-up domain of domain_gpus is not valid with nodes of gpus_per_node (what is
 // wrong, then what would be valid), or nothing: a domain is whole nodes. The catalog's reader and
 // sweep's --vary system.scale_up_domain both ask it.

@@ -50,6 +50,23 @@ TEST(OperandTraffic, BandwidthIsTheSmallestTabulatedWorkingSetHoldingTheFootprin
   EXPECT_EQ(bandwidth_at_working_set(t, 1e12), 12.5e9);        // beyond the table: its last row
 }
 
+// Question (review of 2026-12-07): does a table that rises with the noise of its repetitions (a
+// hand-written one, or one calibrated before calibrate wrote the envelope) read as its
+// non-increasing envelope, so that a GEMM twice as large never gets less traffic time?
+TEST(OperandTraffic, ARisingTableReadsAsItsRunningMinimum) {
+  const std::vector<WorkingSetBandwidth> t = {{512 * KiB, 150e9}, {1 * MiB, 45e9}, {2 * MiB, 78e9}, {64 * MiB, 23.6e9}, {128 * MiB, 27.1e9}};
+  EXPECT_EQ(bandwidth_at_working_set(t, 2 * MiB), 45e9);     // not the 78 measured
+  EXPECT_EQ(bandwidth_at_working_set(t, 100 * MiB), 23.6e9);  // not the 27.1 measured at 128 MiB
+  EXPECT_EQ(bandwidth_at_working_set(t, 1e12), 23.6e9);
+  EXPECT_EQ(bandwidth_at_working_set(t, 512 * KiB), 150e9);
+  double last = 0;
+  for (double n = 256; n <= 32768; n *= 1.25) {
+    const double s = gemm_operand_traffic_s(1024, n, 1024, 4, t, 512 * KiB);
+    EXPECT_GE(s, last) << n;
+    last = s;
+  }
+}
+
 TEST(OperandTraffic, NoPenaltyForAFootprintInTheFittedLevel) {
   const auto t = table();
   const double fit = 6.3 * MiB;  // e.g. 512^3 fp64
