@@ -14,8 +14,10 @@ works directly. Inputs are a dict, a path to a YAML file, or YAML text, plus key
 the message the CLI prints. The C++ work runs without the GIL: calls from several threads run
 concurrently and give the results they give one at a time.
 """
+import decimal as _decimal
 import difflib as _difflib
 import json as _json
+import numbers as _numbers
 import os as _os
 import re as _re
 
@@ -255,6 +257,17 @@ def _plain(v):
         return int(v) if v.is_integer() and abs(v) < 2 ** 63 else v
     if isinstance(v, int):
         return v
+    # Other numbers (decimal.Decimal, fractions.Fraction, numbers.Integral/Real types): their value,
+    # an integer where whole. A dict had written them as JSON text, refused as "the quoted string"
+    # where an override took the same value (review of 2026-12-07).
+    if isinstance(v, _decimal.Decimal):
+        return _plain(int(v)) if v.is_finite() and v == v.to_integral_value() else _plain(float(v))
+    if isinstance(v, _numbers.Integral):
+        return int(v)
+    if isinstance(v, _numbers.Rational) and v.denominator == 1:
+        return int(v.numerator)
+    if isinstance(v, _numbers.Real):
+        return _plain(float(v))
     if isinstance(v, dict):
         return {str(k): _plain(x) for k, x in v.items()}
     if isinstance(v, (list, tuple, range)):

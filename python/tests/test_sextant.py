@@ -154,6 +154,15 @@ def test_numpy_values_and_the_schema_version():
     plain = sextant.estimate(SCENARIO, parallel__stage_layers=[20, 20, 20, 20], **layers)
     assert sextant.estimate(SCENARIO, parallel__stage_layers=[numpy.int64(20)] * 4, **layers) == plain
     assert sextant.estimate(SCENARIO, parallel__stage_layers=(20.0, numpy.float64(20), 20, 20), **layers) == plain
+    # Decimal and Fraction values are numbers in a dict as in an override (a dict had sent them
+    # as text, refused as "the quoted string"; review of 2026-12-07).
+    import decimal
+    import fractions
+    with open(SCENARIO) as f:
+        doc = yaml.safe_load(f)
+    for n in (decimal.Decimal(1024), fractions.Fraction(1024), decimal.Decimal("1024.0")):
+        d = dict(doc, training=dict(doc["training"], global_batch=n))
+        assert sextant.estimate(d) == sextant.estimate(dict(doc, training=dict(doc["training"], global_batch=1024)))
     vary = {"accelerator.memory_bytes": numpy.array([80e9, 96e9])}
     assert sextant.sweep(small_scenario(), vary=vary) == sextant.sweep(small_scenario(), vary={"accelerator.memory_bytes": [80e9, 96e9]})
 
