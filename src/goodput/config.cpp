@@ -1440,9 +1440,11 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
                         " GPUs per node (the other components stay per node)");
     c.processes.insert(c.processes.end(), procs.begin(), procs.end());
   }
+  std::vector<std::string> listed;  // the names failures.processes gives (failures.remove may not name one)
   if (fm.has("processes")) {
     std::map<std::string, std::string> sources;
     auto procs = parse_process_list(fm, "processes", Observed{}, sources, job_gpus_per_node);
+    for (const auto& p : procs) listed.push_back(p.name);
     // A listed process replaces a preset's of its name, but two of the file's own were one
     // silently dropped (the first) before 2026-12-03.
     for (size_t i = 0; i < procs.size(); ++i)
@@ -1492,6 +1494,15 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
           fm.fail("remove", "'" + removed[i] + "' is given twice in failures.remove (entries " + std::to_string(i + 1) + " and " +
                                 std::to_string(j + 1) + ")",
                   "name each process to remove once");
+    // failures.remove drops a preset's processes: one the file also lists in failures.processes
+    // had been added (or had replaced the preset's) and then deleted without a word, the job
+    // running without the process the user had just described (2026-12-07 review).
+    for (size_t i = 0; i < removed.size(); ++i)
+      if (std::find(listed.begin(), listed.end(), removed[i]) != listed.end())
+        fm.fail("remove", "'" + removed[i] + "' is named in both failures.processes and failures.remove (entry " + std::to_string(i + 1) +
+                              "): remove drops a preset's processes, not one this file lists",
+                "to run without it, delete its entry from failures.processes (remove still drops a preset's process of that name); "
+                "to keep it, take it out of failures.remove");
     for (const auto& name_rm : removed) {
       auto it = std::find_if(c.processes.begin(), c.processes.end(), [&](const FailureProcess& q) { return q.name == name_rm; });
       if (it == c.processes.end()) {
@@ -1549,6 +1560,43 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   ck.strategy = cm.str("strategy", "sync-remote");
   const auto reg = make_checkpoint_registry();
   ck.impl = reg.create(ck.strategy, cm.loc("strategy"), &cm);
+  // A key of another strategy's options is said to be that strategy's, with which strategy takes
+  // which keys: `copies` under async-remote had read "unknown key ... did you mean
+  // 'state_copies'?", an unrelated key (2026-12-07 review).
+  {
+    const auto& options = checkpoint_strategy_options();
+    auto takes = [&](const std::string& strategy, const std::string& key) {
+      for (const auto& [name, keys] : options)
+        if (name == strategy) return std::find(keys.begin(), keys.end(), key) != keys.end();
+      return false;
+    };
+    for (const auto& key : cm.keys()) {
+      if (takes(ck.strategy, key)) continue;
+      std::vector<std::string> owners;
+      for (const auto& [name, keys] : options)
+        if (std::find(keys.begin(), keys.end(), key) != keys.end()) owners.push_back(name);
+      if (owners.empty()) continue;
+      auto join = [&](const char* last) {
+        std::string s;
+        for (size_t i = 0; i < owners.size(); ++i) s += (i ? (i + 1 == owners.size() ? last : ", ") : "") + owners[i];
+        return s;
+      };
+      const std::string owned = join(" and ");
+      std::string by_strategy, none;
+      for (const auto& [name, keys] : options) {
+        if (keys.empty()) {
+          none += (none.empty() ? "" : ", ") + name;
+          continue;
+        }
+        by_strategy += (by_strategy.empty() ? "" : "; ") + name + ": ";
+        for (size_t i = 0; i < keys.size(); ++i) by_strategy += (i ? ", " : "") + keys[i];
+      }
+      cm.fail(key, "is an option of checkpoint.strategy " + owned + ", not of " + ck.strategy + " (the strategy here" +
+                       (cm.has("strategy") ? "" : ", the default") + ")",
+              "give checkpoint.strategy: " + join(" or ") + " to use it, or remove it. Strategy options (keys of checkpoint:): " +
+                  by_strategy + (none.empty() ? std::string() : "; " + none + ": none"));
+    }
+  }
   CheckpointEnv& env = ck.env;
   env.nodes = j.nodes();
   env.nodes_per_replica = j.nodes_per_replica;
@@ -1757,7 +1805,19 @@ static GoodputConfig parse_goodput_document(const std::string& text, const std::
   // ---- elastic
   ElasticConfig& el = c.elastic;
   if (auto em = root.opt_map("elastic")) {
-    el.enabled = em->boolean("enabled", true);
+    // A tuning key does not turn elastic continuation on: a bare `elastic: {reconfigure_s: 60}`
+    // (or --set elastic.reconfigure_s=60, the default) had enabled it, the 405B example with two
+    // state copies reading 0.9603 where it reads 0.9013 without the key (2026-12-07 review). Only
+    // enabled: true does; tuning keys given without it are said to be ignored.
+    el.enabled = em->boolean("enabled", false);
+    if (!el.enabled) {
+      std::string ignored;
+      for (const char* k : {"reconfigure_s", "min_replica_fraction", "throughput"})
+        if (em->has(k)) ignored += std::string(ignored.empty() ? "" : ", ") + "elastic." + k;
+      if (!ignored.empty())
+        c.notes.push_back(ignored + " set but elastic.enabled is " + (em->has("enabled") ? "false" : "not given (default false)") +
+                          ": ignored (elastic.enabled: true turns elastic continuation on)");
+    }
     el.reconfigure_s = nonneg(*em, "reconfigure_s", el.reconfigure_s);
     el.min_replica_fraction = nonneg(*em, "min_replica_fraction", el.min_replica_fraction);
     if (el.min_replica_fraction > 1)

@@ -387,24 +387,32 @@ Result run_goodput(const GoodputConfig& c) {
   // A job of W seconds of work checkpoints at most every W (once, at its end): an interval beyond
   // it is W. Before 2026-12-03 a 1-day job at a 200,000 s interval read Daly 0.251 where the
   // simulation gives 0.70 and Daly with the interval at the work 0.69.
-  // A job of a fixed wall time likewise checkpoints at most once in it: an interval beyond its
-  // duration is the duration (a 1-day job at 1,440, 2,880 and 14,400 min had read Daly 0.235,
+  // A job of a fixed wall time takes no periodic checkpoint in it at such an interval: an interval
+  // beyond its duration is the duration (a 1-day job at 1,440, 2,880 and 14,400 min had read Daly 0.235,
   // 0.039 and 9e-10, where the simulation, which takes no checkpoint at any of them, gives one
   // figure; review of 2026-12-05).
   if (c.job.work_s <= 0 && c.job.horizon_s > 0 && c.checkpoint.interval_s >= c.job.horizon_s)
     res.notes.push_back("checkpoint.interval_s (" + fmt(c.checkpoint.interval_s, "s") + ") is at least the job's duration (" +
                         fmt(c.job.horizon_s, "s") + "): no periodic checkpoint is taken within it, so every work-losing failure rolls "
-                        "back to the job's start; the closed forms take the interval as the duration. The work since the last restart "
-                        "counts as productive at the end of the window (a fixed-duration job is a window of a run that goes on)");
+                        "back to the job's start; the closed forms take the interval as the duration and charge no checkpoint. The work since "
+                        "the last restart counts as productive at the end of the window (a fixed-duration job is a window of a run that goes on)");
+  // Such a window takes no checkpoint at all (the simulation writes no final save at a fixed
+  // duration's end, where a job run to completion writes one): no stall to charge and no persist
+  // at risk. The interval had been capped but the stall kept, a 1,800 s job at a 3,600 s interval
+  // with a 300 s write reading Daly 0.7938 where the simulation gives 0.9395 and Daly without the
+  // stall 0.933 (2026-12-07 review).
+  auto takes_none = [&](double tau_in) { return c.job.work_s <= 0 && c.job.horizon_s > 0 && tau_in >= c.job.horizon_s; };
+  auto delta_at = [&](double tau_in) { return takes_none(tau_in) ? 0.0 : delta_eff(capped(tau_in)); };
+  auto restart_at = [&](double tau_in) { return takes_none(tau_in) ? restart : restart_eff_at(capped(tau_in)); };
   auto daly_at = [&](double tau_in) {
     if (std::isnan(tau_in)) return tau_in;
     const double tau = capped(tau_in);
-    return graceful_keep * (rate > 0 ? daly_ettr(tau, delta_eff(tau), restart_eff_at(tau), mttf) : tau / (tau + delta_eff(tau)));
+    return graceful_keep * (rate > 0 ? daly_ettr(tau, delta_at(tau_in), restart_at(tau_in), mttf) : tau / (tau + delta_at(tau_in)));
   };
   auto meta_at = [&](double tau_in) {
     if (std::isnan(tau_in)) return tau_in;
     const double tau = capped(tau_in);
-    return graceful_keep * (rate > 0 ? meta_expected_ettr(rate, restart_eff_at(tau), tau, delta_eff(tau)) : tau / (tau + delta_eff(tau)));
+    return graceful_keep * (rate > 0 ? meta_expected_ettr(rate, restart_at(tau_in), tau, delta_at(tau_in)) : tau / (tau + delta_at(tau_in)));
   };
   // At least one training step between checkpoints (a checkpoint is taken at a step boundary) and
   // the slowest level's persist, as the configured interval is resolved (resolve_interval) and

@@ -929,8 +929,10 @@ class GoodputCli(unittest.TestCase):
             got.append((d["scalars"]["daly_expected_ettr_fraction"], d["scalars"]["ettr_fraction"]))
             self.assertTrue(any("at least the job's duration" in n for n in d["notes"]), d["notes"])
         self.assertEqual(len(set(got)), 1, got)
-        # Daly at tau = D = 86400 s, delta 60 s, R 600 s, M 36000 s: M e^(R/M) (e^((tau+delta)/M) - 1) per tau
-        M, R, tau, delta = 36000.0, 600.0, 86400.0, 60.0
+        # Daly at tau = D = 86400 s, R 600 s, M 36000 s: M e^(R/M) (e^((tau+delta)/M) - 1) per tau, with
+        # delta 0: the window takes no checkpoint, and the simulation writes no final save at its end
+        # (the 60 s write had been charged; 2026-12-07 review)
+        M, R, tau, delta = 36000.0, 600.0, 86400.0, 0.0
         self.assertAlmostEqual(got[0][0], tau / (M * math.exp(R / M) * (math.exp((tau + delta) / M) - 1)), places=6)
         d = json.loads(run(f, "--no-search", "--json", "-").stdout)
         self.assertFalse(any("at least the job's duration" in n for n in d["notes"]))
@@ -1351,6 +1353,44 @@ class GoodputCli(unittest.TestCase):
         self.assertLessEqual(abs(ettr(keys, "100") - k["ettr_at_required_fraction"][j]), k["ettr_at_required_margin_fraction"][j])
         # Every recovery time scaled (the old text's instruction) is another job: above the target.
         self.assertGreater(ettr(rec), applied + 0.002)
+
+    def test_review_of_2026_12_07_elastic_keys_remove_and_strategy_options(self):
+        # A tuning key of elastic: turned elastic continuation on (0.9013 -> 0.9603 on the example
+        # with two state copies at the default reconfigure_s); now it is said to be ignored.
+        base = ["--no-search", "--replicas", "20", "--set", "checkpoint.state_copies=2", "--json", "-"]
+        plain = json.loads(run(EXAMPLE, *base).stdout)
+        tuned = json.loads(run(EXAMPLE, *base, "--set", "elastic.reconfigure_s=60").stdout)
+        self.assertEqual(tuned["scalars"]["ettr_fraction"], plain["scalars"]["ettr_fraction"])
+        self.assertIn("elastic.reconfigure_s set but elastic.enabled is not given (default false): ignored "
+                      "(elastic.enabled: true turns elastic continuation on)", tuned["notes"])
+        on = json.loads(run(EXAMPLE, *base, "--set", "elastic.reconfigure_s=60", "--set", "elastic.enabled=true").stdout)
+        self.assertGreater(on["scalars"]["ettr_fraction"], plain["scalars"]["ettr_fraction"])
+        # failures.remove naming a process the file lists is an error naming both keys.
+        f = self.write("job: {num_gpus: 64, gpus_per_node: 8, duration_days: 10}\n"
+                       "failures:\n  preset: meta-rsc1\n  remove: [rack]\n"
+                       "  processes:\n    - {name: rack, component: rack, rate_per_job_day: 0.1}\n"
+                       "checkpoint: {strategy: sync-remote, write_s: 60, read_s: 60, interval_minutes: 30}\n")
+        p = run(f, "--no-search", "-q", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("key 'failures.remove': 'rack' is named in both failures.processes and failures.remove", p.stderr)
+        # An in-memory option under another strategy names its strategy, not state_copies.
+        p = run(EXAMPLE, "--no-search", "-q", "--set", "checkpoint.copies=2", check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("key 'checkpoint.copies': is an option of checkpoint.strategy in-memory, not of async-remote", p.stderr)
+        self.assertIn("in-memory: copies, placement, remote_every; multi-level: fast_level, remote_every", p.stderr)
+        self.assertNotIn("state_copies", p.stderr)
+        run(EXAMPLE, "--no-search", "-q", "--replicas", "20", "--set", "checkpoint.strategy=in-memory", "--set", "checkpoint.copies=2")
+        # A 1,800 s window at a 3,600 s interval takes no checkpoint: Daly charges none (0.7938
+        # against a simulated 0.9395 before).
+        w = self.write("job: {num_gpus: 1024, gpus_per_node: 8, dp: 16, nodes_per_replica: 8, step_time_s: 10, duration_s: 1800}\n"
+                       "failures: {processes: [{name: crash, component: node, kind: interrupt, mtbf_hours: 6}]}\n"
+                       "recovery: {detection_s: 0, eviction_s: 0, hot_spare_s: 0, restart_s: 600, rendezvous_base_s: 0, "
+                       "warmup_s: 0, spares: 1000}\n"
+                       "checkpoint: {strategy: sync-remote, interval_minutes: 60, write_s: 300, read_s: 0}\n")
+        d = json.loads(run(w, "--no-search", "--replicas", "4000", "--seed", "1", "--json", "-").stdout)["scalars"]
+        M, R, D = 21600.0, 600.0, 1800.0
+        self.assertAlmostEqual(d["daly_expected_ettr_fraction"], D / (M * math.exp(R / M) * math.expm1(D / M)), places=9)
+        self.assertLess(abs(d["daly_expected_ettr_fraction"] - d["ettr_fraction"]), 0.015, d)
 
 
 if __name__ == "__main__":

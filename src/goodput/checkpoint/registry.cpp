@@ -49,4 +49,15 @@ CheckpointRegistry make_checkpoint_registry() {
   return r;
 }
 
+const std::vector<std::pair<std::string, std::vector<std::string>>>& checkpoint_strategy_options() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kOptions = {
+      {"sync-remote", {}},
+      {"async-remote", {}},
+      {"in-memory", {"copies", "placement", "remote_every"}},
+      {"multi-level", {"fast_level", "remote_every"}},
+      {"on-failure", {}},
+  };
+  return kOptions;
+}
+
 }  // namespace sextant::goodput

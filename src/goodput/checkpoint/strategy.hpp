@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/yaml_reader.hpp"
@@ -89,6 +90,12 @@ class CheckpointStrategy {
 using CheckpointRegistry = FactoryRegistry<CheckpointStrategy, const YamlMap*>;
 
 CheckpointRegistry make_checkpoint_registry();
+
+// The keys of `checkpoint:` each strategy reads as its own options, by strategy name in the
+// registry's order (an empty list: none). A key of another strategy is named as that strategy's
+// rather than as an unknown key near a common one (`copies` had read "did you mean
+// 'state_copies'?" under async-remote; 2026-12-07 review). Kept beside the factories that read them.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& checkpoint_strategy_options();
 
 // Bundled strategies (one file each).
 std::unique_ptr<CheckpointStrategy> make_sync_remote(const YamlMap* options);
