@@ -631,33 +631,42 @@ constexpr const char* kDefaultsMark = " (keys it leaves out take the defaults of
 // every one; 0 is a key without a default (required). GPT2Config's n_inner is None (4 x n_embd,
 // read as such); QWenConfig is the checkpoint's own code (trust_remote_code), whose defaults
 // changed between its releases: Qwen-1 takes none (every size key required).
+// max_positions is the class's max_position_embeddings (GPT-2's n_positions; 0: the class has no
+// default), the context window of a config that leaves it out (GPT2Config 1024, LlamaConfig,
+// GPTNeoXConfig, OlmoConfig, Olmo2Config, GraniteConfig and DeepseekV2Config 2048, Phi3Config,
+// NemotronConfig and DeepseekV3Config 4096, GemmaConfig and Gemma2Config 8192, Qwen2Config,
+// Qwen2MoeConfig, Qwen3Config and Qwen3MoeConfig 32768, MistralConfig and MixtralConfig 4096 x 32
+// = 131072, Gemma3TextConfig and GptOssConfig 131072; each its configuration_<type>.py's
+// `max_position_embeddings` default, huggingface/transformers). Before 2026-12-07 eleven types
+// (phi3, gpt_neox, nemotron, olmo, olmo2, granite, qwen2_moe, qwen3_moe, deepseek_v2,
+// deepseek_v3, gpt_oss) read 0, no context window, where the key was left out (review).
 struct ClassSizes {
   const char* config_class;
-  int layers, hidden, heads, ffn_hidden, vocab;
+  int layers, hidden, heads, ffn_hidden, vocab, max_positions;
 };
 const ClassSizes& class_sizes(const std::string& type) {
   static const std::map<std::string, ClassSizes> sizes = {
-      {"llama", {"LlamaConfig", 32, 4096, 32, 11008, 32000}},
-      {"mistral", {"MistralConfig", 32, 4096, 32, 14336, 32000}},
-      {"mixtral", {"MixtralConfig", 32, 4096, 32, 14336, 32000}},
-      {"qwen2", {"Qwen2Config", 32, 4096, 32, 22016, 151936}},
-      {"qwen2_moe", {"Qwen2MoeConfig", 24, 2048, 16, 5632, 151936}},
-      {"qwen3", {"Qwen3Config", 32, 4096, 32, 22016, 151936}},
-      {"qwen3_moe", {"Qwen3MoeConfig", 24, 2048, 32, 6144, 151936}},
-      {"deepseek_v2", {"DeepseekV2Config", 32, 4096, 32, 11008, 32000}},
-      {"deepseek_v3", {"DeepseekV3Config", 61, 7168, 128, 18432, 129280}},
-      {"gpt2", {"GPT2Config", 12, 768, 12, 0, 50257}},
-      {"gpt_neox", {"GPTNeoXConfig", 44, 6144, 64, 24576, 50432}},
-      {"gemma", {"GemmaConfig", 28, 3072, 16, 24576, 256000}},
-      {"gemma2", {"Gemma2Config", 26, 2304, 8, 9216, 256000}},
-      {"gemma3_text", {"Gemma3TextConfig", 26, 2304, 8, 9216, 262208}},
-      {"phi3", {"Phi3Config", 32, 3072, 32, 8192, 32064}},
-      {"nemotron", {"NemotronConfig", 32, 6144, 48, 24576, 256000}},
-      {"olmo", {"OlmoConfig", 32, 4096, 32, 11008, 50304}},
-      {"olmo2", {"Olmo2Config", 32, 4096, 32, 11008, 50304}},
-      {"granite", {"GraniteConfig", 32, 4096, 32, 11008, 32000}},
-      {"gpt_oss", {"GptOssConfig", 36, 2880, 64, 2880, 201088}}};
-  static const ClassSizes none{"", 0, 0, 0, 0, 0};
+      {"llama", {"LlamaConfig", 32, 4096, 32, 11008, 32000, 2048}},
+      {"mistral", {"MistralConfig", 32, 4096, 32, 14336, 32000, 131072}},
+      {"mixtral", {"MixtralConfig", 32, 4096, 32, 14336, 32000, 131072}},
+      {"qwen2", {"Qwen2Config", 32, 4096, 32, 22016, 151936, 32768}},
+      {"qwen2_moe", {"Qwen2MoeConfig", 24, 2048, 16, 5632, 151936, 32768}},
+      {"qwen3", {"Qwen3Config", 32, 4096, 32, 22016, 151936, 32768}},
+      {"qwen3_moe", {"Qwen3MoeConfig", 24, 2048, 32, 6144, 151936, 32768}},
+      {"deepseek_v2", {"DeepseekV2Config", 32, 4096, 32, 11008, 32000, 2048}},
+      {"deepseek_v3", {"DeepseekV3Config", 61, 7168, 128, 18432, 129280, 4096}},
+      {"gpt2", {"GPT2Config", 12, 768, 12, 0, 50257, 1024}},
+      {"gpt_neox", {"GPTNeoXConfig", 44, 6144, 64, 24576, 50432, 2048}},
+      {"gemma", {"GemmaConfig", 28, 3072, 16, 24576, 256000, 8192}},
+      {"gemma2", {"Gemma2Config", 26, 2304, 8, 9216, 256000, 8192}},
+      {"gemma3_text", {"Gemma3TextConfig", 26, 2304, 8, 9216, 262208, 131072}},
+      {"phi3", {"Phi3Config", 32, 3072, 32, 8192, 32064, 4096}},
+      {"nemotron", {"NemotronConfig", 32, 6144, 48, 24576, 256000, 4096}},
+      {"olmo", {"OlmoConfig", 32, 4096, 32, 11008, 50304, 2048}},
+      {"olmo2", {"Olmo2Config", 32, 4096, 32, 11008, 50304, 2048}},
+      {"granite", {"GraniteConfig", 32, 4096, 32, 11008, 32000, 2048}},
+      {"gpt_oss", {"GptOssConfig", 36, 2880, 64, 2880, 201088, 131072}}};
+  static const ClassSizes none{"", 0, 0, 0, 0, 0, 0};
   const auto it = sizes.find(type);
   return it == sizes.end() ? none : it->second;
 }
@@ -1043,8 +1052,12 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     c.kv_heads = c.heads;
     c.ffn_hidden = r.size_or_default("intermediate_size", sizes.ffn_hidden);
     c.vocab = r.size_or_default("vocab_size", sizes.vocab);
-    c.max_seq_len = r.i("max_position_embeddings", 0);
-    if (r.has("max_position_embeddings")) c.max_seq_len_source = "max_position_embeddings";
+    // GPTNeoXConfig's 2048 where it is left out (class_sizes; it had read 0, no context window:
+    // review of 2026-12-07).
+    c.max_seq_len = r.i("max_position_embeddings", sizes.max_positions);
+    c.max_seq_len_source = r.has("max_position_embeddings")
+                               ? "max_position_embeddings"
+                               : "the Transformers config class's default max_position_embeddings for model_type " + type;
     c.mlp = mlp_from_act(r.s("hidden_act", "gelu"), false, file, "hidden_act", type);
     c.norm = "layernorm";
     c.tied_embeddings = r.b("tie_word_embeddings", false);
@@ -1143,16 +1156,11 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
       if (!j.contains("num_key_value_heads")) r.defaulted.push_back("num_key_value_heads " + std::to_string(c.kv_heads));
       if (!j.contains("head_dim") && c.head_dim > 0) r.defaulted.push_back("head_dim " + std::to_string(c.head_dim));
     }
-    // Transformers' defaults where it is left out: Gemma3TextConfig 131,072 (google/gemma-3-*'s
-    // text_config writes none: the context limit was lost and a 250k-token prompt "fit", 2026-12-04
-    // review), GemmaConfig and Gemma2Config 8,192, MistralConfig and MixtralConfig 4096 x 32,
-    // Qwen2Config and Qwen3Config 32,768, LlamaConfig 2,048; the others unknown (0: no limit).
-    const int ctx_default = type == "gemma3_text"                    ? 131072
-                            : type == "gemma" || type == "gemma2"    ? 8192
-                            : type == "mistral" || type == "mixtral" ? 131072
-                            : type == "qwen2" || type == "qwen3"     ? 32768
-                            : type == "llama"                        ? 2048
-                                                                     : 0;
+    // The class's default where it is left out (class_sizes): Gemma3TextConfig's 131,072
+    // (google/gemma-3-*'s text_config writes none: the context limit was lost and a 250k-token
+    // prompt "fit", 2026-12-04 review). Eleven types had no default here and read 0, no limit
+    // (review of 2026-12-07).
+    const int ctx_default = sizes.max_positions;
     c.max_seq_len = r.i("max_position_embeddings", ctx_default);
     if (r.has("max_position_embeddings")) c.max_seq_len_source = "max_position_embeddings";
     else if (ctx_default > 0) c.max_seq_len_source = "the Transformers config class's default max_position_embeddings for model_type " + type;
@@ -1172,7 +1180,12 @@ ModelConfig map_hf_keys(Reader& r, const std::string& type, const std::string& w
     const std::string act = r.s(act_key, gemma ? "gelu_pytorch_tanh" : type == "nemotron" ? "relu2" : "silu");
     r.may_read.insert(first);
     c.mlp = mlp_from_act(act, type != "nemotron", file, act_key, type);
-    c.norm = type == "nemotron" ? "layernorm" : "rmsnorm";
+    // NemotronLayerNorm1P and OLMo's OlmoLayerNorm are LayerNorms (mean subtracted), the others
+    // RMSNorms. OlmoLayerNorm has no weight nor bias (modeling_olmo.py: F.layer_norm(x, shape,
+    // None, None)); the model has no field for that, so the parameter count keeps its two norms a
+    // layer and the final one, 2h per layer + h (266,240 weights in OLMo-7B, 0.004%). Before
+    // 2026-12-07 olmo read as RMSNorm (review).
+    c.norm = type == "nemotron" || type == "olmo" ? "layernorm" : "rmsnorm";
     // A window that is not a whole number is an error, as every integer key (4096.0 and "4096" had
     // been dropped silently: full attention).
     if (r.has("sliding_window") && !j["sliding_window"].is_number_integer())

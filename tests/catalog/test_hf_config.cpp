@@ -1659,3 +1659,68 @@ TEST(HfConfig, ADuplicateKeyNamesItsPathAndTheFirstCopy) {
   // A key in an array's objects: each object is its own.
   EXPECT_EQ(error_of("{\"a\": [{\"k\": 1}, {\"k\": 2, \"k\": 3}]}").where().key, "a[1].k");
 }
+
+// Review of 2026-12-07: does a config without max_position_embeddings take its Transformers config
+// class's default (configuration_<type>.py) for every supported type? Eleven types read 0 (no
+// context window: any prompt "fit") where docs/catalog.md says the class default is taken.
+TEST(HfConfig, ALeftOutContextWindowTakesTheClassDefault) {
+  const std::string mla = R"(, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128)";
+  for (const auto& [type, extra, window] : std::vector<std::tuple<std::string, std::string, int>>{
+           {"llama", "", 2048},
+           {"mistral", "", 131072},
+           {"mixtral", R"(, "num_local_experts": 8, "num_experts_per_tok": 2)", 131072},
+           {"qwen2", "", 32768},
+           {"qwen2_moe", R"(, "num_experts": 60, "num_experts_per_tok": 4, "moe_intermediate_size": 1408)", 32768},
+           {"qwen3", "", 32768},
+           {"qwen3_moe", R"(, "num_experts": 128, "num_experts_per_tok": 8, "moe_intermediate_size": 768)", 32768},
+           {"deepseek_v2", R"(, "n_routed_experts": 64, "num_experts_per_tok": 6, "moe_intermediate_size": 1407)" + mla, 2048},
+           {"deepseek_v3", R"(, "n_routed_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 2048)" + mla, 4096},
+           {"gpt2", "", 1024},
+           {"gpt_neox", "", 2048},
+           {"gemma", "", 8192},
+           {"gemma2", "", 8192},
+           {"gemma3_text", "", 131072},
+           {"phi3", "", 4096},
+           {"nemotron", "", 4096},
+           {"olmo", "", 2048},
+           {"olmo2", "", 2048},
+           {"granite", "", 2048},
+           {"gpt_oss", R"(, "num_local_experts": 128, "num_experts_per_tok": 4)", 131072}}) {
+    const ModelConfig m = parse_hf_config(R"({"model_type": ")" + type + "\"" + extra + "}", "c.json");
+    EXPECT_EQ(m.max_seq_len, window) << type;
+    EXPECT_NE(m.max_seq_len_source.find("the Transformers config class's default"), std::string::npos) << type << ": " << m.max_seq_len_source;
+  }
+  // Written, the file's stands (Pythia's GPT-NeoX 2048 is also the default: take another).
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "gpt_neox", "max_position_embeddings": 4096})", "c.json").max_seq_len, 4096);
+  // A scaling extends the default as vLLM extends the class's attribute: Granite's 2048 x 4.
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "granite", "rope_scaling": {"rope_type": "linear", "factor": 4.0}})", "c.json").max_seq_len, 8192);
+}
+
+// Review of 2026-12-07: is OLMo (v1, model_type olmo) read with its LayerNorm? OlmoLayerNorm is
+// F.layer_norm without weight or bias (modeling_olmo.py); olmo had read as RMSNorm. Its
+// parameter count keeps 2h + h norm weights the model does not have (no field says "no affine
+// parameters"): under 0.01% of allenai/OLMo-1B-hf's 1.18B and OLMo-7B-hf's 6.89B.
+TEST(HfConfig, OlmoIsALayerNormModel) {
+  // allenai/OLMo-1B-hf's config.json (architecture keys).
+  const auto one = parse_hf_config(R"({"architectures": ["OlmoForCausalLM"], "attention_bias": false, "clip_qkv": null,
+    "hidden_act": "silu", "hidden_size": 2048, "intermediate_size": 8192, "max_position_embeddings": 2048, "model_type": "olmo",
+    "num_attention_heads": 16, "num_hidden_layers": 16, "num_key_value_heads": 16, "rope_theta": 10000.0,
+    "tie_word_embeddings": true, "vocab_size": 50304})", "OLMo-1B-hf/config.json");
+  EXPECT_EQ(one.norm, "layernorm");
+  EXPECT_EQ(one.mlp, "swiglu");
+  EXPECT_FALSE(one.qk_norm);
+  EXPECT_EQ(one.max_seq_len, 2048);
+  EXPECT_NEAR(one.params_total() / 1e9, 1.18, 0.005);
+  // allenai/OLMo-7B-hf's.
+  const auto seven = parse_hf_config(R"({"architectures": ["OlmoForCausalLM"], "attention_bias": false, "clip_qkv": null,
+    "hidden_act": "silu", "hidden_size": 4096, "intermediate_size": 11008, "max_position_embeddings": 2048, "model_type": "olmo",
+    "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32, "rope_theta": 10000.0,
+    "tie_word_embeddings": false, "vocab_size": 50304})", "OLMo-7B-hf/config.json");
+  EXPECT_EQ(seven.norm, "layernorm");
+  EXPECT_NEAR(seven.params_total() / 1e9, 6.89, 0.005);
+  // Its matrices and embeddings, and the norm weights counted that OLMo has not: 32 x 2 x 4096 + 4096.
+  const double matrices = 2.0 * 50304 * 4096 + 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008);
+  EXPECT_NEAR(seven.params_total() - matrices, 32 * 2 * 4096 + 4096, 0.5);
+  // OLMo 2 keeps its RMSNorm.
+  EXPECT_EQ(parse_hf_config(R"({"model_type": "olmo2"})", "c.json").norm, "rmsnorm");
+}
