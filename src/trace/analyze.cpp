@@ -97,6 +97,12 @@ Result analyze_loaded(const TraceSet& set, const AnalyzeRequest& req) {
     for (const auto& [k, d] : rt.diagnostics.items())
       diag.add_count(k, d.severity, d.example.rfind(rt.file, 0) == 0 ? d.example : rt.file + ": " + d.example, d.count);
   }
+  // Step names no analysis can number (Frame::unnumbered_steps): every analysis that reads steps
+  // passes them over, so they are counted once here (review of 2026-12-07: dropped silently).
+  for (const Frame& f : frames)
+    if (f.unnumbered_steps > 0)
+      diag.add_count("ProfilerStep name without a step number (ProfilerStep#N, N of at most 18 digits): not taken as a step", "warning",
+                     (set.ranks.size() == 1 ? std::string() : f.trace->file + ": ") + f.unnumbered_step_example, f.unnumbered_steps);
   // The selected analyses run concurrently, each into its own Result and Diagnostics (they only
   // read the frames and the traces); their outputs are then appended in registry order, so the
   // result is the same, byte for byte, as running them one after the other. Two analyses at once

@@ -777,3 +777,82 @@ TEST(Analyses, DiagnosticsCountEventsNotRanksOrStreams) {
     EXPECT_NE(example.find("on rank 0"), std::string::npos) << example;
   }
 }
+
+namespace {
+// The count and example of the first diagnostic whose name holds `part` (0 when none).
+std::pair<int64_t, std::string> diagnostic(const Result& r, const std::string& part) {
+  const Table* d = r.table("diagnostics");
+  if (!d) return {0, ""};
+  for (size_t i = 0; i < d->rows(); ++i)
+    if (d->column("name").str[i].find(part) != std::string::npos) return {d->column("count").i64[i], d->column("example").str[i]};
+  return {0, ""};
+}
+}  // namespace
+
+// Question (review of 2026-12-07): is a CPU event named like a step that no analysis can number
+// ("ProfilerStep#abc", "#-1", "#1x", "#", 20 digits) said, where it had been passed over silently
+// as no step? Each one of them, on its step annotation, is counted (its GPU-side copy, a
+// gpu_user_annotation, is not a second one), and the numbered steps stay steps.
+TEST(Analyses, StepNamesWithoutANumberAreCounted) {
+  for (const std::string bad : {"abc", "-1", "1x", "", " ", "99999999999999999999"}) {
+    auto step = [](const std::string& cat, const std::string& name, int64_t ts) {
+      return "{\"ph\":\"X\",\"cat\":\"" + cat + "\",\"name\":\"" + name + "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts) +
+             ",\"dur\":900,\"args\":{}}";
+    };
+    std::string text = "{\"traceEvents\":[" + step("user_annotation", "ProfilerStep#0", 0) + "," +
+                       step("user_annotation", "ProfilerStep#" + bad, 1000) + "," +
+                       step("gpu_user_annotation", "ProfilerStep#" + bad, 1010) + "," + step("user_annotation", "ProfilerStep#2", 2000);
+    for (int s = 0; s < 3; ++s)
+      text += "," + x("cuda_runtime", "cudaLaunchKernel", 1000 * s + 10, 5, -1, s + 1) + "," +
+              x("kernel", "gemm", 1000 * s + 20, 100, 7, s + 1);
+    text += "]}";
+    TraceSet set;
+    set.ranks.emplace_back();
+    scan_trace_text(text, "steps.json", set.ranks.back());
+    AnalyzeRequest req;
+    req.only = {"iterations"};
+    const Result r = analyze_loaded(set, req);
+    const auto [count, example] = diagnostic(r, "ProfilerStep name without a step number");
+    EXPECT_EQ(count, 1) << "ProfilerStep#" << bad;
+    EXPECT_EQ(example, "ProfilerStep#" + bad);
+    const Table* it = r.table("iterations");
+    ASSERT_NE(it, nullptr);
+    EXPECT_EQ(it->rows(), 2u) << "ProfilerStep#" << bad;
+    // HTA's rule takes the name as a step: no diagnostic there.
+    req.options.hta = true;
+    EXPECT_EQ(diagnostic(analyze_loaded(set, req), "ProfilerStep name without a step number").first, 0);
+  }
+  // Names that only begin like a step are no step names.
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStepTimer\",\"pid\":1,\"tid\":1,"
+                  "\"ts\":0,\"dur\":9,\"args\":{}}," + x("kernel", "gemm", 2, 3, 7, 1) + "]}",
+                  "timer.json", set.ranks.back());
+  AnalyzeRequest req;
+  req.only = {"iterations"};
+  EXPECT_EQ(diagnostic(analyze_loaded(set, req), "ProfilerStep name without a step number").first, 0);
+}
+
+// Question (review of 2026-12-07): does a kernel that CUPTI could not time (ts 0, dur 0; kineto
+// #109) in a trace at epoch times leave the rank's GPU span alone? It had read as 1.7e15 us of GPU
+// idle time (54 years) in temporal_breakdown and the step's gpu_span, with no diagnostic.
+TEST(Analyses, AKernelWithoutTimestampsDoesNotStretchTheGpuSpan) {
+  const int64_t t0 = 1700000000000000;  // us since the epoch
+  std::string text = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,"
+                     "\"ts\":" + std::to_string(t0) + ",\"dur\":1000,\"args\":{}}";
+  text += "," + x("cuda_runtime", "cudaLaunchKernel", t0 + 10, 5, -1, 1) + "," + x("kernel", "gemm", t0 + 20, 500, 7, 1);
+  text += "," + x("cuda_runtime", "cudaLaunchKernel", t0 + 30, 5, -1, 2) + "," + x("kernel", "volta_sgemm_64x64_nt", 0, 0, 7, 2);
+  text += "]}";
+  TraceSet set;
+  set.ranks.emplace_back();
+  scan_trace_text(text, "untimed.json", set.ranks.back());
+  AnalyzeRequest req;
+  req.only = {"temporal_breakdown", "iterations"};
+  const Result r = analyze_loaded(set, req);
+  EXPECT_EQ(cell(r, "temporal_breakdown", "gpu_span_us"), 500);
+  EXPECT_EQ(cell(r, "temporal_breakdown", "idle_time_us"), 0);
+  EXPECT_EQ(cell(r, "iterations", "gpu_span_us"), 500);
+  const auto [count, example] = diagnostic(r, "GPU event without timestamps");
+  EXPECT_EQ(count, 1);
+  EXPECT_NE(example.find("volta_sgemm_64x64_nt"), std::string::npos) << example;
+}

@@ -1566,3 +1566,130 @@ TEST(Ingest, TieOfAnOperatorWithAnIdAndOneWithoutKeepsTheId) {
     }
   }
 }
+
+// Question (review of 2026-12-07): is a GPU event that CUPTI could not time (ts 0 and dur 0; kineto
+// #109 shows traces with over a thousand such kernels) dropped and counted where the rank's other
+// events are at epoch times, with the tables that point at events (collectives, transfers, shapes,
+// tied operators) renumbered? It had been kept and stretched the GPU span over 54 years. A
+// zero-length kernel at 0 in a trace whose own timeline starts at 0 stays.
+TEST(Ingest, GpuEventsWithoutTimestampsAreDroppedAndCounted) {
+  auto ev = [](const char* cat, const char* name, int64_t ts, int64_t dur, const std::string& args) {
+    return std::string(R"({"ph": "X", "cat": ")") + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": 7, "ts": )" +
+           std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + R"(, "args": {)" + args + "}}";
+  };
+  const int64_t t0 = 1700000000000000;
+  const std::string coll = R"("Collective name": "allreduce", "In msg nelems": 8, "Out msg nelems": 8, "Group size": 2, "dtype": "Float")";
+  const std::vector<std::string> events = {
+      ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0, 0, R"("stream": 7, "correlation": 1, )" + coll),
+      ev("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 0, 0, R"("stream": 7, "correlation": 2, "bytes": 64)"),
+      ev("cpu_op", "aten::mm", t0, 50, R"("External id": 5, "Input Dims": [[4, 4], [4, 4]], "Input type": ["float", "float"])"),
+      ev("cpu_op", "aten::matmul", t0, 50, R"("External id": 4)"),
+      ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", t0 + 100, 20, R"("stream": 7, "correlation": 3, )" + coll),
+      ev("kernel", "gemm", 0, 0, R"("stream": 7, "correlation": 4)"),
+      ev("gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", t0 + 200, 10, R"("stream": 7, "correlation": 5, "bytes": 128)"),
+  };
+  auto doc = [](const std::vector<std::string>& e) {
+    std::string s = R"({"traceEvents": [)";
+    for (size_t i = 0; i < e.size(); ++i) s += (i ? ",\n" : "") + e[i];
+    return s + "]}";
+  };
+  for (size_t chunk : {size_t{64}, size_t{1} << 20}) {
+    const RankTrace t = scan(doc(events), chunk);
+    ASSERT_EQ(t.size(), 4u) << chunk;
+    for (uint32_t i = 0; i < t.size(); ++i) EXPECT_GE(t.ts_ns[i], t0 * 1000) << t.name_of(i);
+    const auto& items = t.diagnostics.items();
+    const auto d = std::find_if(items.begin(), items.end(), [](const auto& kv) { return kv.first.find("GPU event without timestamps") != std::string::npos; });
+    ASSERT_NE(d, items.end());
+    EXPECT_EQ(d->second.count, 3);
+    EXPECT_EQ(d->second.severity, "warning");
+    EXPECT_NE(d->second.example.find("ncclDevKernel_AllReduce_Sum_f32_RING_LL (correlation 1)"), std::string::npos) << d->second.example;
+    ASSERT_EQ(t.collectives.size(), 1u);
+    EXPECT_EQ(t.correlation[t.collectives[0].event], 3);
+    ASSERT_EQ(t.transfers.size(), 1u);
+    EXPECT_EQ(t.correlation[t.transfers[0].event], 5);
+    EXPECT_EQ(t.transfers[0].bytes, 128);
+    ASSERT_EQ(t.op_shapes.size(), 1u);
+    EXPECT_EQ(t.name_of(t.op_shapes[0].event), "aten::mm");
+    ASSERT_EQ(t.tied_external_ids.size(), 2u);
+    for (const auto& x : t.tied_external_ids) EXPECT_EQ(x.id, t.name_of(x.event) == "aten::mm" ? 5 : 4);
+  }
+  // A timeline of its own that starts at 0: a zero-length kernel there is an event like another.
+  const RankTrace own = scan(doc({ev("cuda_runtime", "cudaLaunchKernel", 0, 5, R"("correlation": 1)"),
+                                  ev("kernel", "k", 0, 0, R"("stream": 7, "correlation": 1)"),
+                                  ev("kernel", "k", 10, 5, R"("stream": 7, "correlation": 2)")}),
+                             1 << 20);
+  EXPECT_EQ(own.size(), 3u);
+  for (const auto& [k, d] : own.diagnostics.items()) EXPECT_EQ(k.find("without timestamps"), std::string::npos) << k;
+}
+
+// Question (review of 2026-12-07): is one trace in two encodings (rank-0.json beside the
+// rank-0.json.gz that `gunzip -k` left) read as one rank? Both had been ranks; their file-name
+// ranks 0 clashed, every file-name rank was dropped and the files renumbered in name order (rank-7
+// read as rank 8), and the identical-content check, which compares the files' bytes, said nothing.
+// With distributedInfo the two had been refused as "two files claim the same rank".
+TEST(Ingest, OneTraceInTwoEncodingsIsReadOnce) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(sextant::test_temp::path("sextant_ingest_two_encodings"));
+  fs::remove_all(dir);
+  auto body = [](int64_t shift, int stated_rank) {
+    std::string s = "{";
+    if (stated_rank >= 0) s += R"("distributedInfo": {"rank": )" + std::to_string(stated_rank) + R"(, "world_size": 8}, )";
+    s += R"("traceEvents": [)";
+    for (int i = 0; i < 50; ++i)
+      s += std::string(i ? "," : "") + R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": )" +
+           std::to_string(1000 + shift + 100 * i) + R"(, "dur": 50, "args": {"stream": 7}})";
+    return s + "]}";
+  };
+  auto write = [](const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p.string(), std::ios::binary) << text;
+  };
+  auto write_gz = [](const fs::path& p, const std::string& text) {
+    gzFile f = gzopen(p.string().c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(gzwrite(f, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+    gzclose(f);
+  };
+  auto said = [](const TraceSet& s) -> const Diagnostic* {
+    for (const auto& [k, d] : s.diagnostics.items())
+      if (k.find("one trace in two files of different encodings") != std::string::npos) return &d;
+    return nullptr;
+  };
+  // File-name ranks 0, 1 and 7, rank 0 also gzipped.
+  const fs::path j = dir / "named";
+  for (int r : {0, 1, 7}) write(j / ("rank-" + std::to_string(r) + ".json"), body(r, -1));
+  write_gz(j / "rank-0.json.gz", body(0, -1));
+  const TraceSet a = load_traces({j.string()});
+  ASSERT_EQ(a.ranks.size(), 3u);
+  EXPECT_EQ(a.ranks[0].rank, 0);
+  EXPECT_EQ(a.ranks[1].rank, 1);
+  EXPECT_EQ(a.ranks[2].rank, 7);
+  for (const auto& t : a.ranks) EXPECT_EQ(t.rank_source, "file name") << t.file;
+  EXPECT_EQ(a.ranks[0].file, (j / "rank-0.json").string());
+  ASSERT_EQ(a.skipped_files.size(), 1u);
+  EXPECT_EQ(a.skipped_files[0], (j / "rank-0.json.gz").string());
+  const Diagnostic* d = said(a);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->severity, "warning");
+  EXPECT_EQ(d->count, 1);
+  EXPECT_EQ(d->example, (j / "rank-0.json").string() + " read, rank-0.json.gz left out (the same events)");
+  for (const auto& [k, x] : a.diagnostics.items()) EXPECT_EQ(k.find("file names repeat"), std::string::npos) << k;
+  // Stated ranks: one rank, not the error "two files claim the same rank".
+  const fs::path s = dir / "stated";
+  write(s / "a.json", body(0, 0));
+  write_gz(s / "a.json.gz", body(0, 0));
+  write(s / "b.json", body(1, 1));
+  TraceSet b;
+  ASSERT_NO_THROW(b = load_traces({s.string()}));
+  ASSERT_EQ(b.ranks.size(), 2u);
+  EXPECT_NE(said(b), nullptr);
+  // Another trace under the same stem is no second encoding: the file-name ranks clash as before.
+  const fs::path o = dir / "other";
+  write(o / "rank-0.json", body(0, -1));
+  write_gz(o / "rank-0.json.gz", body(5, -1));
+  write(o / "rank-1.json", body(1, -1));
+  const TraceSet c = load_traces({o.string()});
+  EXPECT_EQ(c.ranks.size(), 3u);
+  EXPECT_EQ(said(c), nullptr);
+  fs::remove_all(dir);
+}

@@ -1008,3 +1008,32 @@ TEST(Findings, HostSyncAdviceFollowsTheEnclosingOperatorsWholeName) {
     EXPECT_EQ(found, 1) << op;
   }
 }
+
+// Question (review of 2026-12-07): is a rank's mean lateness measured against the median start of
+// the other ranks, as its caused wait is? Against the median of all ranks, rank 1 of two starting
+// each of 3 all-reduces 300 us late read 150 us (the midpoint of both), and the straggler finding's
+// "mean start" with it; so did 2 late ranks of 4, where the caused wait was right (900 us).
+TEST(Findings, MeanLatenessIsAgainstTheOtherRanksMedian) {
+  struct Case {
+    int64_t ranks;
+    std::set<int64_t> late;
+  };
+  for (const Case& c : {Case{2, {1}}, Case{4, {2, 3}}}) {
+    AnalyzeRequest req;
+    req.only = {"collectives", "findings"};
+    const Result r = analyze_loaded(grid_job(c.ranks, 1, 0, c.late, 300, false), req);
+    const Table* st = r.table("stragglers");
+    ASSERT_NE(st, nullptr);
+    ASSERT_EQ(st->rows(), static_cast<size_t>(c.ranks));
+    for (size_t i = 0; i < st->rows(); ++i) {
+      const int64_t rank = st->column("rank").i64[i];
+      const bool late = c.late.count(rank) > 0;
+      EXPECT_NEAR(st->column("mean_lateness_vs_median_us").f64[i], late ? 300.0 : -300.0, 1e-6) << c.ranks << " ranks, rank " << rank;
+      EXPECT_NEAR(st->column("caused_wait_us").f64[i], late ? 900.0 : 0.0, 1e-6) << c.ranks << " ranks, rank " << rank;
+    }
+    bool said = false;
+    for (const auto& [where, evidence] : straggler_findings(r))
+      said = said || evidence.find("300.0 us after the other ranks' median") != std::string::npos;
+    EXPECT_TRUE(said) << c.ranks << " ranks";
+  }
+}

@@ -223,7 +223,8 @@ CollectiveMatches matched_collectives(const std::vector<Frame>& frames, bool clo
 //    not waits over several collectives nor lateness inherited at the one before);
 //  - waited_for_others_us: the sum of min(its duration, max(0, latest start - its start)): the
 //    part of its own collective time spent waiting for the last rank to arrive, not transferring;
-//  - mean_late_vs_median_us: mean signed start minus median start.
+//  - mean_late_vs_median_us: mean signed start minus the median start of the other ranks (review
+//    of 2026-12-07: against the median of all ranks it read half the lateness on two ranks).
 // Integer nanoseconds are subtracted before any conversion to double (epoch-based times of 1.7e18 ns
 // would keep only 256 ns in a double).
 struct RankLateness {

@@ -1113,9 +1113,7 @@ std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
     std::sort(starts.begin(), starts.end());
     const int64_t s0 = starts.front();
     const size_t n = starts.size();
-    // Relative to the earliest start in integer ns, then in double.
-    const double median_rel = n % 2 ? static_cast<double>(starts[n / 2] - s0)
-                                    : 0.5 * static_cast<double>((starts[n / 2 - 1] - s0) + (starts[n / 2] - s0));
+    // Starts are taken relative to the earliest one in integer ns, then in double.
     // The occurrences by (start, rank), and each one's place there: the others' median start is
     // that of the middle one or two of the others (without the rank itself: the typical other
     // rank waits that long for it; with two ranks the median of both is their midpoint, and the
@@ -1131,13 +1129,15 @@ std::map<int64_t, RankLateness> rank_lateness(const CollectiveMatches& m) {
     for (size_t q = 0; q < n; ++q) {
       const auto& o = occ[q];
       auto& h = out[o.rank];
-      const double late = static_cast<double>(o.start_ns - s0) - median_rel;
-      h.late_sum_us += late / 1000.0;
       auto other = [&](size_t k) { return order[k < pos[q] ? k : k + 1]; };  // the k-th of the others by start
       const size_t k = n - 1;
       const size_t mid_lo = other(k % 2 ? k / 2 : k / 2 - 1), mid_hi = other(k / 2);
       const double others_median = 0.5 * static_cast<double>((occ[mid_lo].start_ns - s0) + (occ[mid_hi].start_ns - s0));
       const double behind_others = static_cast<double>(o.start_ns - s0) - others_median;
+      // The mean lateness is against the others' median too (review of 2026-12-07: against the
+      // median of all ranks, two ranks had read half of it, 150 us for a rank 300 us late, and the
+      // straggler finding's "mean start after the median rank's" with it; so did 2 late ranks of 4).
+      h.late_sum_us += behind_others / 1000.0;
       if (behind_others > 0) {
         const double carried = mid_lo == mid_hi ? inherited_against(c, q, mid_lo)
                                                 : 0.5 * (inherited_against(c, q, mid_lo) + inherited_against(c, q, mid_hi));

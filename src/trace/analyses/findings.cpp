@@ -490,7 +490,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
       if (l.latest_arrivals == 0) {
         out.push_back(Finding{rank, "info", "straggler", "rank " + std::to_string(rank),
                               "starts its matched collectives " + fmt_us(l.mean_late_vs_median_us()) +
-                                  " after the median rank on average (" + fmt_us(l.caused_wait_us) + " in total, " + pct(share) +
+                                  " after the other ranks' median on average (" + fmt_us(l.caused_wait_us) + " in total, " + pct(share) +
                                   " of the median GPU-active span), but arrived latest at none of its " + std::to_string(l.collectives) +
                                   ": another rank holds each collective longer",
                               "Late but not the bottleneck: fix the ranks that arrive last first (the findings above, the "
@@ -506,7 +506,7 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
                        " matched collectives last";
       if (tied > 0) ev += " (and " + std::to_string(tied) + " more tied with another rank for the latest start)";
       ev += "; the typical rank waited " + fmt_us(l.caused_wait_us) + " for it in total (" + pct(share) +
-            " of the median GPU-active span; mean start " + fmt_us(l.mean_late_vs_median_us()) + " after the median rank's)";
+            " of the median GPU-active span; mean start " + fmt_us(l.mean_late_vs_median_us()) + " after the other ranks' median)";
       if (l.inherited_late_us > 0)
         ev += "; a further " + fmt_us(l.inherited_late_us) +
               " of lateness followed from its own waits for other ranks at its previous collectives and is not counted";

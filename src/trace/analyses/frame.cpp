@@ -113,6 +113,23 @@ Frame build_frame(const RankTrace& t, bool hta) {
       if (step_id[t.name[i]] && !step_name[t.name[i]] && analysable(i) && !is_gpu(i)) step_name[t.name[i]] = 1, ++step_names;
   f.profiler_steps = step_names;
   if (!hta) {
+    // Names written as a step ("ProfilerStep", optional blanks, '#') that profiler_step_number
+    // cannot number.
+    std::vector<char> unnumbered(t.strings.size(), 0);
+    bool any_unnumbered = false;
+    for (uint32_t id = 0; id < t.strings.size(); ++id) {
+      const std::string& s = t.strings.str(id);
+      if (step_id[id] || !starts_with(s, "ProfilerStep")) continue;
+      const size_t hash = s.find_first_not_of(" \t\n\v\f\r", 12);
+      if (hash != std::string::npos && s[hash] == '#') unnumbered[id] = 1, any_unnumbered = true;
+    }
+    if (any_unnumbered)
+      for (size_t i = 0; i < n; ++i)
+        if (unnumbered[t.name[i]] && analysable(i) && !is_gpu(i) && t.cat[i] != Category::GpuUserAnnotation &&
+            f.unnumbered_steps++ == 0)
+          f.unnumbered_step_example = t.name_of(i);
+  }
+  if (!hta) {
     int32_t first_pid = INT32_MIN;
     for (size_t i = 0; i < n && f.device_stride == 0; ++i)
       if (analysable(i) && is_gpu(i)) {

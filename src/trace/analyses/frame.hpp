@@ -65,6 +65,12 @@ struct Frame {
   // breakdown (not in any kernel type). Empty in Sextant mode.
   std::vector<std::pair<int64_t, int64_t>> sync;
   int64_t profiler_steps = 0;      // distinct ProfilerStep#N names
+  // CPU events named like a step that no analysis can number ("ProfilerStep#abc", "#-1", "#1x",
+  // "#", a number of more than 18 digits): not steps, counted, and the first such name (Sextant
+  // rules; 0 in HTA mode, whose rule takes them). They had been left out silently (review of
+  // 2026-12-07).
+  int64_t unnumbered_steps = 0;
+  std::string unnumbered_step_example;
   bool last_step_dropped = false;
   int64_t rows = 0;                // events kept (HTA's "rows after load")
   // Correlation ids that several launching calls carry (two processes merged into one file, a

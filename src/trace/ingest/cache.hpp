@@ -14,7 +14,7 @@
 
 namespace sextant::trace {
 
-inline constexpr uint32_t kCacheFormatVersion = 14;  // 2: memcpy/memset byte counts (transfers); 3: nccl:* shapes; 4: stream waits; 5: CRC-32 trailer; 6: event syncs among the waits; 7: string escapes that are not JSON kept as written and counted; 8: numbers with an exponent read exactly; 9: pid/tid texts and wide integers coded (id_labels); 10: [memory] samples with a negative ts dropped, a repeated traceEvents key counted; 11: otherData.generator kept; 12: pid/tid numbers that are not int64 integers (7.5, 1e20, 2^64) coded by their text (2026-12-06 review); 13: External ids of operators tied in time (tied_external_ids, 2026-12-06 review); 14: also those tied with an operator without an id (2026-12-06 review)
+inline constexpr uint32_t kCacheFormatVersion = 15;  // 2: memcpy/memset byte counts (transfers); 3: nccl:* shapes; 4: stream waits; 5: CRC-32 trailer; 6: event syncs among the waits; 7: string escapes that are not JSON kept as written and counted; 8: numbers with an exponent read exactly; 9: pid/tid texts and wide integers coded (id_labels); 10: [memory] samples with a negative ts dropped, a repeated traceEvents key counted; 11: otherData.generator kept; 12: pid/tid numbers that are not int64 integers (7.5, 1e20, 2^64) coded by their text (2026-12-06 review); 13: External ids of operators tied in time (tied_external_ids, 2026-12-06 review); 14: also those tied with an operator without an id (2026-12-06 review); 15: GPU events without timestamps (ts 0, dur 0) dropped (2026-12-07 review)
 
 std::string serialize_rank(const RankTrace& t);
 // Throws Error naming `what` when the bytes are not a serialized rank of this version.

@@ -12,6 +12,7 @@
 #include <map>
 #include <regex>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -424,6 +425,57 @@ TraceSet assemble_trace_set(const std::vector<std::string>& files, std::vector<R
       continue;
     }
     set.ranks.push_back(std::move(loaded[i]));
+  }
+  // One trace in two encodings (rank-0.json beside the rank-0.json.gz it was inflated from by
+  // `gunzip -k`, or compressed at two levels): the same events, so one rank, not two. The first by
+  // file name is kept, the other left out with a warning naming both (review of 2026-12-07: both
+  // had been read as ranks, and their two file-name ranks 0 clashed, so every file-name rank was
+  // dropped and the job renumbered, rank 7 reading as rank 8; the byte check below compares the
+  // files, not what they hold). Files of the same bytes are the copies below, kept as before.
+  // The events are compared only where the inflated sizes, the element and row counts agree.
+  {
+    auto same_events = [](const RankTrace& a, const RankTrace& b) {
+      if (a.ts_ns != b.ts_ns || a.dur_ns != b.dur_ns || a.cat != b.cat || a.pid != b.pid || a.tid != b.tid ||
+          a.stream != b.stream || a.correlation != b.correlation)
+        return false;
+      // The rank the file states is part of its content (one read from the name is not).
+      const bool stated_a = a.rank_source == "distributedInfo", stated_b = b.rank_source == "distributedInfo";
+      if (stated_a != stated_b || (stated_a && a.rank != b.rank) || a.world_size != b.world_size ||
+          a.base_time_ns != b.base_time_ns || a.memory.size() != b.memory.size() || a.collectives.size() != b.collectives.size())
+        return false;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (a.name_of(i) != b.name_of(i)) return false;
+      return true;
+    };
+    std::map<std::tuple<uint64_t, uint64_t, size_t>, std::vector<size_t>> kept_by_size;
+    std::vector<char> repeat(set.ranks.size(), 0);
+    for (size_t i = 0; i < set.ranks.size(); ++i) {
+      const RankTrace& b = set.ranks[i];
+      auto& same_size = kept_by_size[{b.raw_bytes, b.json_events, b.size()}];
+      for (size_t j : same_size) {
+        const RankTrace& a = set.ranks[j];
+        if (a.file_bytes == b.file_bytes || !same_events(a, b)) continue;
+        repeat[i] = 1;
+        // Both named, the second by its file name where it sits beside the first (the example is cut
+        // in the middle beyond its length).
+        const fs::path pa(a.file), pb(b.file);
+        set.diagnostics.add("one trace in two files of different encodings (a .json beside its .json.gz?): the second left out",
+                            "warning", a.file + " read, " + (pa.parent_path() == pb.parent_path() ? pb.filename().string() : b.file) +
+                                           " left out (the same events)");
+        break;
+      }
+      if (!repeat[i]) same_size.push_back(i);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < set.ranks.size(); ++i) {
+      if (repeat[i]) {
+        set.skipped_files.push_back(set.ranks[i].file);
+        continue;
+      }
+      if (k != i) set.ranks[k] = std::move(set.ranks[i]);
+      ++k;
+    }
+    set.ranks.erase(set.ranks.begin() + static_cast<std::ptrdiff_t>(k), set.ranks.end());
   }
   // A rank read from a file name is a guess: PyTorch's default name <host>_<pid>.pt.trace.json
   // holds the host's name, and a pod named trainer-worker-0 reads as worker 0. When a file-name

@@ -2024,11 +2024,81 @@ void keep_tied_external_ids(RankTrace& out) {
   ids = std::move(kept);  // the capacity reserved for every event goes with the old vector
 }
 
+// GPU events (kernel, gpu_memcpy, gpu_memset) with ts 0 and dur 0 where the rank's other events
+// start after 0: CUPTI reports 0 for both the start and the end of an activity whose timestamps it
+// could not collect, and Kineto writes them as they are (kineto #109: traces with over a thousand
+// such kernels). Kept, one such kernel beside events at epoch times (1.7e15 us) had stretched the
+// rank's GPU span over 54 years: 1.7e15 us of idle time in temporal_breakdown and a step's
+// gpu_span, findings built on it, and no diagnostic (review of 2026-12-07). They are dropped and
+// counted. The rule is the sentinel only: a zero-length event carries no time, so dropping it loses
+// none; a trace whose own timeline starts at 0 (a synthetic one) keeps them; and a GPU event a
+// little before the first host event or its own launch is no sentinel (the clocks of host and
+// device are aligned only so far, and work launched before the profiler started runs into it).
+void drop_untimed_gpu_events(RankTrace& out) {
+  const size_t n = out.size();
+  if (std::find(out.ts_ns.begin(), out.ts_ns.end(), int64_t{0}) == out.ts_ns.end()) return;  // nearly every file
+  auto untimed = [&out](size_t i) { return out.ts_ns[i] == 0 && out.dur_ns[i] == 0 && is_gpu_category(out.cat[i]); };
+  size_t dropped = 0, first = n;
+  int64_t others_start = INT64_MAX;
+  for (size_t i = 0; i < n; ++i) {
+    if (untimed(i)) {
+      if (dropped++ == 0) first = i;
+    } else {
+      others_start = std::min(others_start, out.ts_ns[i]);
+    }
+  }
+  if (dropped == 0 || others_start == INT64_MAX || others_start <= 0) return;
+  out.diagnostics.add_count(
+      "GPU event without timestamps (ts 0 and dur 0: CUPTI could not time it) in a trace whose other events start later: event dropped",
+      "warning", out.name_of(first) + " (correlation " + std::to_string(out.correlation[first]) + ")", static_cast<int64_t>(dropped));
+  // Compacted in place; the side tables lose the dropped events' entries and are renumbered.
+  constexpr uint32_t kGone = UINT32_MAX;
+  std::vector<uint32_t> to(n, kGone);
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (untimed(i)) continue;
+    to[i] = static_cast<uint32_t>(k);
+    out.ts_ns[k] = out.ts_ns[i];
+    out.dur_ns[k] = out.dur_ns[i];
+    out.name[k] = out.name[i];
+    out.cat[k] = out.cat[i];
+    out.pid[k] = out.pid[i];
+    out.tid[k] = out.tid[i];
+    out.stream[k] = out.stream[i];
+    out.correlation[k] = out.correlation[i];
+    ++k;
+  }
+  out.ts_ns.resize(k);
+  out.dur_ns.resize(k);
+  out.name.resize(k);
+  out.cat.resize(k);
+  out.pid.resize(k);
+  out.tid.resize(k);
+  out.stream.resize(k);
+  out.correlation.resize(k);
+  auto renumber = [&to](auto& v) {
+    size_t j = 0;
+    for (auto& x : v) {
+      if (to[x.event] == kGone) continue;
+      x.event = to[x.event];
+      if (&v[j] != &x) v[j] = std::move(x);
+      ++j;
+    }
+    v.resize(j);
+  };
+  renumber(out.collectives);
+  renumber(out.transfers);
+  renumber(out.stream_waits);
+  renumber(out.op_shapes);
+  renumber(out.tied_external_ids);
+}
+
 }  // namespace
 
 void scan_trace(ByteSource& src, const std::string& file, RankTrace& out, const ScanOptions& opt) {
   Scanner s(src, file, out, opt);
   s.run();
+  drop_untimed_gpu_events(out);
   keep_tied_external_ids(out);
   // Event names that are not UTF-8 (a stray byte in a kernel name): counted, once per distinct
   // name, and kept as read (the outputs write the bad bytes as U+FFFD). They had passed without a
