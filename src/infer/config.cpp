@@ -1288,6 +1288,10 @@ Result run_estimate(const DeploymentSpec& ds, const Catalog& cat, const InferDat
   }
   r.set("weight_format", d.weight.name);
   r.set("weight_bits_per_element", d.weight.bits_per_element);
+  // The activations' format as costed (a given one the device, the engine or the weights cannot
+  // run replaced by the 16-bit one, with a note), as plan's candidates name it; 2026-12-07 review:
+  // estimate had no such scalar.
+  r.set("activation_format", d.activation.name);
   r.set("kv_format", d.kv.name);
   r.set("kv_share_layers", static_cast<int64_t>(d.kv_share_layers));
   r.set("compute_dtype", to_string(cm.compute_type()));

@@ -148,9 +148,11 @@ struct Deployment {
   // EngineProfile::dynamic_activation_formats) or "engine_fallback" (bf16 where the device or the
   // engine's kernels cannot multiply in that format: W8A16).
   std::string activation_format_source = "default";
-  // The activation format given when the device has no peak for it (activation then holds the
-  // 16-bit format it runs in); empty otherwise.
-  std::string activation_fallback_from;
+  // The activation format given when the device has no peak for it, or (2026-12-07 review) when no
+  // engine multiplies the weight-only integer weights by it (activation then holds the 16-bit
+  // format it runs in); empty otherwise. activation_fallback_why: the latter's reason
+  // (weight_only_activation_gap), empty for the former.
+  std::string activation_fallback_from, activation_fallback_why;
   Link link;
   DevicePrice price;  // the catalog's or devices.yaml's; a study's cost.usd_per_device_hour replaces it
   // Cross-layer KV sharing: groups of this many consecutive layers share one KV cache (as in

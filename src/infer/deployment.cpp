@@ -203,13 +203,37 @@ std::vector<std::string> weight_format_notes(const Deployment& d) {
     } catch (const Error&) {
       // no peak to run it in: the cost model refuses the deployment; the note names the format
     }
+  // Weight-only integer weights dequantised to 16 bits (W4A16), or narrow native weights multiplied
+  // in 16 bits (W8A16); the reason is the device, the engine, or (2026-12-07 review) no engine
+  // pairing these weights with the given format.
+  const bool weight_only = weight_only_integer(d.weight);
   if (!d.activation_fallback_from.empty())
     out.push_back("activations " + d.activation_fallback_from + " given, but " +
-                  (d.accel.has_peak(parse_format(d.activation_fallback_from).compute_dtype)
+                  (!d.activation_fallback_why.empty() ? d.activation_fallback_why
+                   : d.accel.has_peak(parse_format(d.activation_fallback_from).compute_dtype)
                        ? "engine " + d.engine.id + " does not multiply in " + d.activation_fallback_from
                        : d.accel.id + " has no " + d.activation_fallback_from + " peak") +
-                  ": activations costed in " + act16 + " (the weights multiplied in it, as vLLM runs an FP8 checkpoint on "
-                  "Ampere: W8A16)");
+                  ": activations costed in " + act16 +
+                  (weight_only ? " (the " + d.weight.name + " weights dequantised to it: W" + (d.weight.bits_per_element >= 8 ? "8" : "4") + "A16)"
+                   : d.weight.bits_per_element < 16 ? std::string(" (the weights multiplied in it, as vLLM runs an FP8 checkpoint on Ampere: W8A16)")
+                                                    : std::string()));
+  // A given format the GEMMs do not run in, for any other reason, is said too (2026-12-07 review:
+  // `--weights bf16 --activations fp8` ran bf16 GEMMs without a word): wider weights (no GEMM
+  // multiplies bf16 weights by fp8 activations), or a 16-bit type the device or engine lacks.
+  else if (d.activation_format_source == "given") try {
+      const DType gemm = compute_dtype(d.weight, d.activation, d.accel, d.engine.matmul_dtypes);
+      const DType given = d.activation.compute_dtype;
+      if (gemm != given)
+        out.push_back("activations " + d.activation.name + " given, but the GEMMs run in " + to_string(gemm) + ": " +
+                      (dtype_bytes(d.weight.compute_dtype) > dtype_bytes(given)
+                           ? "the " + d.weight.name + " weights are wider, and no engine multiplies them by " + d.activation.name +
+                                 " activations (a quantised GEMM needs both sides narrow: give the weight format too); the " +
+                                 d.activation.name + " activations count in attention only, over a cache as narrow (attention_dtype)"
+                       : d.accel.has_peak(given) ? "engine " + d.engine.id + " does not multiply in " + d.activation.name
+                                                 : d.accel.id + " has no " + d.activation.name + " peak"));
+    } catch (const Error&) {
+      // no peak to run it in: the cost model refuses the deployment
+    }
   // Which activation format was taken where none was given, and why (2026-12-07 review): the
   // engine's on-the-fly quantisation (W8A8), its 16-bit fallback on a device without the format's
   // peak (W8A16), or, for weights narrower than 16 bits given without an engine rule, 16 bits.
@@ -421,15 +445,25 @@ Deployment make_deployment(const Catalog& given_cat, const InferData& data, cons
     // to fp16 while the workspace stayed sized at 1 byte per activation, with no word.
     // Only a format narrower than 16 bits widens (fp32 on a device without an fp32 peak stays the
     // error compute_dtype gives).
-    if (d.activation.bits_per_element < 16 && !usable(d.activation.compute_dtype))
-      for (const char* wide : {"bf16", "fp16", "fp32"}) {
+    // So do activations no engine multiplies weight-only integer weights by (llama.cpp's q4_0 by
+    // fp8, int4 by fp4): before 2026-12-07 they were dropped without a word (review). Weight-only
+    // weights fall back to the 16-bit type they dequantise to (llama.cpp's blocks fp16, int4 bf16).
+    const std::string gap = weight_only_activation_gap(d.weight, d.activation);
+    if (d.activation.bits_per_element < 16 && (!gap.empty() || !usable(d.activation.compute_dtype))) {
+      std::vector<std::string> wides = {"bf16", "fp16", "fp32"};
+      if (weight_only_integer(d.weight)) wides.insert(wides.begin(), to_string(d.weight.compute_dtype));
+      for (const auto& wide : wides) {
         const NumberFormat f = parse_format(wide);
         if (usable(f.compute_dtype)) {
           d.activation_fallback_from = d.activation.name;
+          // The device or engine first, as the note said before: the pairing matters only where
+          // the format could run.
+          if (usable(d.activation.compute_dtype)) d.activation_fallback_why = gap;
           d.activation = f;
           break;
         }
       }
+    }
   } else if (d.weight_format_source == "checkpoint" && d.weight.name == "fp8" && d.accel.has_peak(DType::FP8)) {
     d.activation = parse_format("fp8");
     d.activation_format_source = "checkpoint";

@@ -22,7 +22,12 @@ constexpr Row kFormats[] = {
     {"fp32", 32, DType::FP32, false},   {"fp16", 16, DType::FP16, false},   {"bf16", 16, DType::BF16, false},
     {"fp8", 8, DType::FP8, false},      {"fp4", 4.5, DType::FP4, false},    {"int8", 8, DType::INT8, false},
     {"mxfp4", 4.25, DType::FP4, false},  // OCP MX: 32 x E2M1 + one E8M0 scale = 17 bytes / 32 (gpt-oss's experts)
-    {"int4", 4.15625, DType::FP16, true},  // weight-only int4 (W4A16): 128 x 4 bit + fp16 scale + 4-bit zero = 532 bits / 128
+    // weight-only int4 (W4A16): 128 x 4 bit + fp16 scale + 4-bit zero = 532 bits / 128. Dequantised
+    // to the model's 16-bit dtype, bf16 as the activations' default (vLLM's AWQ/GPTQ Marlin kernels
+    // take bf16 or fp16 activations); llama.cpp's blocks below dequantise to fp16 (its cuBLAS and
+    // Metal paths). Before 2026-12-07 int4 read fp16 too, which won over 8-bit activations: `--weights
+    // int4 --activations fp8` read compute_dtype fp16 on an H100 (review).
+    {"int4", 4.15625, DType::BF16, true},
     {"q8_0", 8.5, DType::FP16, true},   // 32 x int8 + fp16 scale = 34 bytes / 32
     {"q4_0", 4.5, DType::FP16, true},   // 32 x 4 bit + fp16 scale = 18 bytes / 32
     {"q4_1", 5.0, DType::FP16, true},   // + fp16 min = 20 bytes / 32
@@ -259,10 +264,46 @@ SourceLocation accelerator_field_location(const Accelerator& a, const std::strin
   return at;
 }
 
+bool weight_only_integer(const NumberFormat& w) { return w.block_quantized && width_rank(w.compute_dtype) == 2; }
+
+std::string weight_only_activation_gap(const NumberFormat& w, const NumberFormat& a) {
+  if (!weight_only_integer(w) || width_rank(a.compute_dtype) >= 2) return "";
+  const std::string an = a.name;
+  for (const auto& part : w.stored.empty() ? std::vector<std::string>{w.name} : w.stored) {
+    const NumberFormat p = parse_format(part);
+    const bool gguf = part.size() >= 2 && part[0] == 'q' && std::isdigit(static_cast<unsigned char>(part[1]));
+    if (part == "int4") {
+      // TensorRT-LLM's W4A8 AWQ and vLLM's CUTLASS W4A8 (int4 x fp8, Ada/Hopper); QServe's W4A8
+      // and vLLM's QQQ (int4 x int8 on int8 tensor cores). No engine runs int4 x fp4.
+      if (a.compute_dtype == DType::FP8 || a.compute_dtype == DType::INT8) continue;
+      return "no engine multiplies int4 weights by " + an + " activations (W4A8 runs int4 by fp8 or int8 only)";
+    }
+    if (gguf) {
+      // llama.cpp quantises the activations to 8-bit integer blocks (q8_0, q8_1) for its integer
+      // dot products (the CPU's ggml_vec_dot_*_q8_*, CUDA's MMQ on int8 tensor cores): int8 only.
+      if (a.compute_dtype == DType::INT8) continue;
+      return "no engine multiplies llama.cpp's " + part + " blocks by " + an +
+             " activations (llama.cpp quantises activations to 8-bit integer blocks, q8_0/q8_1, for its integer dot products: int8; "
+             "its other paths dequantise the weights to fp16)";
+    }
+    // A native narrow part (a mix's fp8 or int8) runs in the activations' format where it is no
+    // wider; a 16-bit or wider part is multiplied in its own format.
+    if (width_rank(p.compute_dtype) <= width_rank(a.compute_dtype)) continue;
+    return "the " + part + " part of " + w.name + " is wider than " + an;
+  }
+  return "";
+}
+
 DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a,
                     const std::vector<DType>& allowed) {
   DType d = width_rank(weight.compute_dtype) > width_rank(activation.compute_dtype) ? weight.compute_dtype
                                                                                      : activation.compute_dtype;
+  // Weight-only integer weights (int4, llama.cpp blocks) multiplied by 8-bit activations an engine
+  // pairs them with run in the activations' format, the weights converted to it in the kernel (W4A8:
+  // TensorRT-LLM's and vLLM's int4 x fp8 on fp8 tensor cores, QServe's int4 x int8). Before
+  // 2026-12-07 the weights' 16-bit type won: a W4A8 prefill cost twice its fp8 time (review).
+  if (weight_only_integer(weight) && width_rank(activation.compute_dtype) < 2 && weight_only_activation_gap(weight, activation).empty())
+    d = activation.compute_dtype;
   auto usable = [&](DType c) {
     return a.has_peak(c) && (allowed.empty() || std::find(allowed.begin(), allowed.end(), c) != allowed.end());
   };

@@ -13,8 +13,11 @@
 // (q4_k_m 4.80 where its base q4_k block is 4.5); q2_k ... q6_k name the block types.
 //
 // The compute path: a matrix multiply runs on the tensor/ALU rate of the wider of the weight's
-// compute type and the activation format (W4A16 dequantises to fp16; W8A8 runs int8; W4A8 and
-// fp8 x fp8 run fp8; f32 activations (llama.cpp) run the fp32 rate).
+// compute type and the activation format (W4A16 dequantises int4 to bf16 and llama.cpp's blocks
+// to fp16; W8A8 runs int8; fp8 x fp8 runs fp8; f32 activations (llama.cpp) run the fp32 rate),
+// except that weight-only integer weights multiplied by 8-bit activations an engine pairs them
+// with run in the activations' format (W4A8: int4 x fp8 and int4 x int8, llama.cpp's blocks x int8;
+// weight_only_activation_gap).
 #include <string>
 #include <vector>
 
@@ -78,8 +81,23 @@ NumberFormat parse_kv_format(const std::string& name, const SourceLocation& wher
 // missing bandwidth or peak had named the file alone, with no line (2026-12-07 review).
 SourceLocation accelerator_field_location(const Accelerator& a, const std::string& field);
 
+// Weights stored as integers narrower than the arithmetic and dequantised in the kernel, with no
+// arithmetic type of their own: AWQ/GPTQ int4 groups, llama.cpp's blocks and file types, and mixes
+// holding them (their compute_dtype is the 16-bit type they dequantise to).
+bool weight_only_integer(const NumberFormat& w);
+
+// For weight-only integer weights and activations narrower than 16 bits: "" where an engine
+// multiplies these weights in the activations' format (the weights converted to it in the
+// kernel), else why none does (2026-12-07 review). int4 runs by fp8 (TensorRT-LLM's W4A8 AWQ,
+// Model Optimizer: Ada and later; vLLM's CUTLASS W4A8 on Hopper, PR #23198) and by int8 (QServe's
+// W4A8KV4, vLLM's QQQ); llama.cpp's blocks by int8 only (its activations quantised to q8_0/q8_1
+// blocks: CPU integer dot products, CUDA MMQ on int8 tensor cores, PR #7676); nothing runs them
+// by fp4 or mxfp4. "" too for other weights or 16-bit and wider activations.
+std::string weight_only_activation_gap(const NumberFormat& w, const NumberFormat& a);
+
 // The dtype a GEMM with these weight and activation formats runs at on `a`: the wider of the
-// two compute types, moved to the next wider dtype the accelerator has a peak for.
+// two compute types (the activations' for weight-only integer weights an engine multiplies by
+// them: weight_only_activation_gap), moved to the next wider dtype the accelerator has a peak for.
 // `allowed`: the dtypes the engine multiplies in (empty: any the accelerator has a peak for).
 DType compute_dtype(const NumberFormat& weight, const NumberFormat& activation, const Accelerator& a,
                     const std::vector<DType>& allowed = {});

@@ -3407,6 +3407,32 @@ class InferReview20261207(unittest.TestCase):
         self.assertEqual(s["attention_dtype"], "bf16")
         self.assertEqual(s["compute_dtype"], "int8")
 
+    def test_w4a8_runs_in_the_activations_format_and_estimate_names_it(self):
+        """`--weights int4 --activations fp8` (W4A8, TensorRT-LLM's and vLLM's int4 x fp8) read
+        compute_dtype fp16 on an H100, every figure bf16's, the fp8 dropped without a word, and
+        estimate had no activation_format scalar (docs: plan's column is "named as estimate's
+        scalars"). W4A8 runs fp8 (int8 for int4 x int8); a pairing no engine runs (llama.cpp's q4_0
+        by fp8) falls back to the weights' 16-bit type with a note."""
+        base = ("infer", "estimate", "--model", "llama3-70b", "--accelerator", "h100-sxm-80gb", "--tp", "4", "--prompt", "4096")
+        def est(w, a):
+            j = run_json(*base, "--weights", w, "--activations", a)
+            return scalars(j), [n for n in j["notes"] if "given, but" in n]
+        w4a8, n = est("int4", "fp8")
+        self.assertEqual((w4a8["activation_format"], w4a8["compute_dtype"]), ("fp8", "fp8"))
+        self.assertEqual(n, [])
+        w4a16, _ = est("int4", "bf16")
+        self.assertEqual((w4a16["activation_format"], w4a16["compute_dtype"]), ("bf16", "bf16"))
+        self.assertLess(w4a8["prefill_time_s"], 0.7 * w4a16["prefill_time_s"])
+        w4a8i, _ = est("int4", "int8")
+        self.assertEqual((w4a8i["activation_format"], w4a8i["compute_dtype"]), ("int8", "int8"))
+        q, n = est("q4_0", "fp8")
+        self.assertEqual((q["activation_format"], q["compute_dtype"]), ("fp16", "fp16"))
+        self.assertEqual(len(n), 1, n)
+        self.assertTrue(n[0].startswith("activations fp8 given, but no engine multiplies llama.cpp's q4_0 blocks by fp8 activations"), n)
+        w16, n = est("bf16", "fp8")
+        self.assertEqual((w16["activation_format"], w16["compute_dtype"]), ("fp8", "bf16"))
+        self.assertTrue(n and n[0].startswith("activations fp8 given, but the GEMMs run in bf16"), n)
+
     def test_a_traces_requests_keep_their_rows(self):
         """A trace's rows are served sorted by time and shifted to start at 0: the requests table
         had numbered them in that order with nothing tying a request to its row. It gives each

@@ -494,6 +494,98 @@ TEST(Formats, AnEngineThatQuantisesActivationsOnTheFlyRunsW8A8WhereTheDeviceCan)
   EXPECT_EQ(make_deployment(fixtures::catalog(), fixtures::infer_data(), s16).activation.name, "bf16");
 }
 
+// Question (2026-12-07 review): what do weight-only integer weights multiply in beside 8-bit
+// activations? W4A8 runs int4 by fp8 on fp8 tensor cores (TensorRT-LLM's W4A8 AWQ, vLLM's CUTLASS
+// W4A8) and by int8 (QServe), llama.cpp's blocks by int8 (q8 activations); `--weights int4
+// --activations fp8` had read compute_dtype fp16 on an H100, its prefill costed at bf16's.
+TEST(Formats, WeightOnlyIntegerWeightsRunInTheEightBitActivationsAnEnginePairsThemWith) {
+  const auto& h100 = fixtures::catalog().accelerator("h100-sxm-80gb");
+  const auto& a100 = fixtures::catalog().accelerator("a100-sxm-80gb");
+  const auto& b200 = fixtures::catalog().accelerator("b200");
+  EXPECT_TRUE(weight_only_integer(parse_format("int4")));
+  EXPECT_TRUE(weight_only_integer(parse_weight_format("q4_k_m")));
+  EXPECT_FALSE(weight_only_integer(parse_format("fp8")));
+  EXPECT_FALSE(weight_only_integer(parse_format("bf16")));
+  EXPECT_EQ(compute_dtype(parse_format("int4"), parse_format("fp8"), h100), DType::FP8);
+  EXPECT_EQ(compute_dtype(parse_format("int4"), parse_format("int8"), h100), DType::INT8);
+  EXPECT_EQ(compute_dtype(parse_format("int4"), parse_format("int8"), a100), DType::INT8);  // QServe's A100
+  EXPECT_EQ(compute_dtype(parse_format("q4_0"), parse_format("int8"), h100), DType::INT8);
+  EXPECT_EQ(compute_dtype(parse_weight_format("q4_k_m"), parse_format("int8"), h100), DType::INT8);
+  // No engine pairs llama.cpp's blocks with fp8, nor int4 with fp4: the weights' 16-bit type, fp16
+  // for llama.cpp's blocks, bf16 (the model's) for int4.
+  EXPECT_EQ(compute_dtype(parse_format("q4_0"), parse_format("fp8"), h100), DType::FP16);
+  EXPECT_EQ(compute_dtype(parse_format("int4"), parse_format("fp4"), b200), DType::BF16);
+  EXPECT_EQ(compute_dtype(parse_format("int4"), parse_format("fp4"), h100), DType::BF16);
+  EXPECT_EQ(weight_only_activation_gap(parse_format("int4"), parse_format("fp8")), "");
+  EXPECT_NE(weight_only_activation_gap(parse_format("q4_0"), parse_format("fp8")).find("no engine multiplies llama.cpp's q4_0 blocks by fp8"),
+            std::string::npos);
+  EXPECT_NE(weight_only_activation_gap(parse_format("int4"), parse_format("fp4")).find("no engine multiplies int4 weights by fp4"),
+            std::string::npos);
+  EXPECT_EQ(weight_only_activation_gap(parse_format("fp8"), parse_format("fp4")), "");  // not weight-only
+  // 16-bit activations keep the rule: the wider (or, on a tie, the activations').
+  EXPECT_EQ(compute_dtype(parse_format("int4"), parse_format("fp16"), h100), DType::FP16);
+  EXPECT_EQ(compute_dtype(parse_format("int4"), parse_format("bf16"), h100), DType::BF16);
+}
+
+// Question (2026-12-07 review): is a given activation format the GEMMs do not run in always said,
+// with what they run in? W4A8 is costed in fp8 (its prefill near fp8 weights', not bf16's);
+// llama.cpp's blocks with fp8 and int4 with fp4 fall back to the weights' 16-bit type with the
+// reason; 16-bit weights with fp8 activations and bf16 on a V100 are noted.
+TEST(Formats, AGivenActivationFormatTheGemmsDoNotRunInIsNoted) {
+  auto make = [](const std::string& model, const std::string& accel, const std::string& w, const std::string& act) {
+    DeploymentSpec s = fixtures::spec(model, accel, "generic", w);
+    s.activation_format = act;
+    s.kv_format = "";
+    return make_deployment(fixtures::catalog(), fixtures::infer_data(), s);
+  };
+  auto note_with = [](const Deployment& d, const std::string& text) {
+    for (const auto& n : weight_format_notes(d))
+      if (n.find(text) != std::string::npos) return true;
+    return false;
+  };
+  const Deployment w4a8 = make("llama3-8b", "h100-sxm-80gb", "int4", "fp8");
+  EXPECT_EQ(w4a8.activation.name, "fp8");
+  EXPECT_TRUE(w4a8.activation_fallback_from.empty());
+  EXPECT_FALSE(note_with(w4a8, "given, but"));
+  const CostModel cw4a8(w4a8), cw4a16(make("llama3-8b", "h100-sxm-80gb", "int4", "bf16")), cw8a8(make("llama3-8b", "h100-sxm-80gb", "fp8", "fp8"));
+  EXPECT_EQ(cw4a8.compute_type(), DType::FP8);
+  // The fp8 rate, less the dequantisation of the int4 tiles: twice W4A16's, W8A8's times dequant_fraction.
+  EXPECT_NEAR(cw4a8.compute_rate_flops_per_s() / cw4a16.compute_rate_flops_per_s(),
+              fixtures::catalog().accelerator("h100-sxm-80gb").peak(DType::FP8) /
+                  fixtures::catalog().accelerator("h100-sxm-80gb").peak(DType::BF16), 1e-9);
+  EXPECT_LT(cw4a8.compute_rate_flops_per_s(), cw8a8.compute_rate_flops_per_s());
+  EXPECT_GT(cw4a8.compute_rate_flops_per_s(), 0.8 * cw8a8.compute_rate_flops_per_s());
+  const Deployment w4a8i = make("llama3-8b", "a100-sxm-80gb", "int4", "int8");
+  EXPECT_EQ(CostModel(w4a8i).compute_type(), DType::INT8);
+  // Not paired by any engine: the 16-bit type the weights dequantise to, and why.
+  const Deployment q = make("llama3-8b", "h100-sxm-80gb", "q4_0", "fp8");
+  EXPECT_EQ(q.activation.name, "fp16");
+  EXPECT_EQ(q.activation_fallback_from, "fp8");
+  EXPECT_EQ(CostModel(q).compute_type(), DType::FP16);
+  EXPECT_TRUE(note_with(q, "activations fp8 given, but no engine multiplies llama.cpp's q4_0 blocks by fp8 activations"));
+  EXPECT_TRUE(note_with(q, "activations costed in fp16 (the q4_0 weights dequantised to it: W4A16)"));
+  const Deployment i4 = make("llama3-8b", "b200", "int4", "fp4");
+  EXPECT_EQ(i4.activation.name, "bf16");
+  EXPECT_EQ(CostModel(i4).compute_type(), DType::BF16);
+  EXPECT_TRUE(note_with(i4, "activations fp4 given, but no engine multiplies int4 weights by fp4 activations"));
+  // The device first: an A100 has no fp8 peak (int4 then runs bf16, the model's dtype, not fp16).
+  const Deployment a = make("llama3-8b", "a100-sxm-80gb", "int4", "fp8");
+  EXPECT_EQ(a.activation.name, "bf16");
+  EXPECT_EQ(CostModel(a).compute_type(), DType::BF16);
+  EXPECT_TRUE(note_with(a, "activations fp8 given, but a100-sxm-80gb has no fp8 peak: activations costed in bf16 (the int4 weights "
+                           "dequantised to it: W4A16)"));
+  // Wider weights: the GEMMs in theirs, said.
+  const Deployment w16 = make("llama3-8b", "h100-sxm-80gb", "bf16", "fp8");
+  EXPECT_EQ(CostModel(w16).compute_type(), DType::BF16);
+  EXPECT_TRUE(note_with(w16, "activations fp8 given, but the GEMMs run in bf16: the bf16 weights are wider"));
+  // A 16-bit type the device lacks.
+  const Deployment v = make("llama3-8b", "v100-sxm2-32gb", "bf16", "bf16");
+  EXPECT_TRUE(note_with(v, "activations bf16 given, but the GEMMs run in fp16: v100-sxm2-32gb has no bf16 peak"));
+  // Run as given: no such note.
+  EXPECT_FALSE(note_with(make("llama3-8b", "h100-sxm-80gb", "fp8", "fp8"), "given, but"));
+  EXPECT_FALSE(note_with(make("llama3-8b", "h100-sxm-80gb", "q4_0", "int8"), "given, but"));
+}
+
 // Question: is an engine's dynamic_activation_formats entry a format activations are quantised
 // into (narrower than 16 bits), refused at its line otherwise?
 TEST(Formats, AnEnginesDynamicActivationFormatsAreActivationFormats) {
