@@ -894,9 +894,29 @@ static void apply_scenario_overrides(YAML::Node n, const std::vector<std::pair<s
                                               "hardware.accelerators", "hardware.networks"};
     if (missing && kLists.count(list)) {
       const bool stages = list == "parallel.stage_layers";
+      // The stage list's length from the file's pp and vpp (as the overrides before this one left
+      // them): a fixed four-entry example had been refused on the README's own pp 4 vpp 5 scenario
+      // ("has 4 entries, expected pp*vpp = 20"; review of 2026-12-07).
+      auto degree = [&](const char* key) -> long long {
+        try {
+          const YAML::Node p = YAML::Node(n)["parallel"];
+          if (p.IsMap() && p[key] && p[key].IsScalar()) {
+            const long long v = p[key].as<long long>();
+            return v >= 1 && v <= 1000000 ? v : 0;
+          }
+          return 1;  // unstated: 1
+        } catch (const std::exception&) {
+          return 0;  // not an integer: the reader says so
+        }
+      };
+      const long long pp = degree("pp"), vpp = degree("vpp");
+      std::string how = "give the whole list, one layer count per pipeline stage (pp x vpp entries summing to the model's layers)";
+      if (pp > 0 && vpp > 0)
+        how += ": " + std::to_string(pp * vpp) + (pp * vpp == 1 ? " entry" : " entries") + " here (pp " + std::to_string(pp) + ", vpp " + std::to_string(vpp) +
+               "), e.g. --set 'parallel.stage_layers=[" + (pp * vpp <= 2 ? std::string(pp * vpp == 1 ? "L" : "L1, L2") : "L1, L2, ..., L" + std::to_string(pp * vpp)) +
+               "]'";
       throw Error(SourceLocation{name + " (--set)", 0, 0, k}, "the file has no " + list + " list to index",
-                  stages ? "give the whole list, one layer count per pipeline stage (pp x vpp entries), e.g. --set 'parallel.stage_layers=[20, 20, 20, 20]'"
-                         : "give the whole list, e.g. --set '" + list + "=[...]'");
+                  stages ? how : "give the whole list, e.g. --set '" + list + "=[...]'");
     }
     apply_yaml_override(n, k, v, name);
   }

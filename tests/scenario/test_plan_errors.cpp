@@ -1462,6 +1462,12 @@ TEST(PlanErrors, AnIndexIntoAListTheFileLacksSaysSo) {
   auto e = error_of(kBase, {{"parallel.stage_layers.0", "6"}});
   EXPECT_EQ(e.rfind("plan.yaml (--set): key 'parallel.stage_layers.0': the file has no parallel.stage_layers list to index", 0), 0u) << e;
   EXPECT_NE(e.find("give the whole list"), std::string::npos) << e;
+  // The list's length is the file's pp x vpp, as the overrides before leave them (a fixed
+  // four-entry example had been refused on a pp 4 vpp 5 scenario; review of 2026-12-07).
+  e = error_of(kBase, {{"parallel.pp", "4"}, {"parallel.vpp", "5"}, {"parallel.stage_layers.0", "6"}});
+  EXPECT_NE(e.find(": 20 entries here (pp 4, vpp 5), e.g. --set 'parallel.stage_layers=[L1, L2, ..., L20]'"), std::string::npos) << e;
+  e = error_of(kBase, {{"parallel.pp", "1"}, {"parallel.stage_layers.0", "6"}});
+  EXPECT_NE(e.find(": 1 entry here (pp 1, vpp 1), e.g. --set 'parallel.stage_layers=[L]'"), std::string::npos) << e;
   e = error_of(kBase, {{"parallel.stage_layers[1]", "6"}});
   EXPECT_EQ(e.rfind("plan.yaml (--set): key 'parallel.stage_layers[1]': the file has no parallel.stage_layers list to index", 0), 0u) << e;
   e = error_of(kBase, {{"hardware.accelerators.0.memory_gib", "80"}});
