@@ -87,6 +87,31 @@ static Sourced src(const YamlMap& m, const std::string& key, const std::map<std:
   return resolve(scaled(v, scale), sources);
 }
 
+// A yes/no fact with its provenance (review, 2026-12-07): {value: true|false, source: ID} or
+// {value: ..., estimated: "basis"}, or `unknown` / left out (known = false); held as a Sourced of
+// value 1 (true) or 0 (false), its source resolved as a number's.
+static Sourced src_flag(const YamlMap& m, const std::string& key, const std::map<std::string, std::string>& sources) {
+  Sourced s;
+  if (!m.has(key)) return s;
+  const YAML::Node n = m.raw(key);
+  if (n.IsScalar() && n.Scalar() == "unknown") return s;
+  const char* form = "write {value: true, source: ID}, {value: false, source: ID}, {value: ..., estimated: \"basis\"} or unknown";
+  if (!n.IsMap()) m.fail(key, "a catalog fact needs its value and its provenance", form);
+  const YamlMap f(n, m.file(), m.key_path(key));
+  s.value = f.boolean("value") ? 1 : 0;
+  s.source = f.str("source", "");
+  s.estimated = f.str("estimated", "");
+  if (f.has("source") && is_blank(s.source)) f.fail("source", "is empty: a catalog fact needs its provenance", form);
+  if (f.has("estimated") && is_blank(s.estimated)) f.fail("estimated", "is empty: an estimate needs its basis", form);
+  if (s.source.empty() && s.estimated.empty()) m.fail(key, "a catalog fact needs its provenance", "add source: ID or estimated: \"basis\"");
+  if (!s.source.empty() && !s.estimated.empty())
+    f.fail("estimated", "a fact is either sourced or estimated, not both", "keep source: for a published one, estimated: for a derived one");
+  f.finish();
+  check_citation_word(m, key, s.source, sources);
+  s.known = true;
+  return resolve(s, sources);
+}
+
 double Accelerator::peak(DType d) const {
   auto it = peak_flops.find(d);
   if (it == peak_flops.end() || !it->second.known)
@@ -350,6 +375,7 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
                                 " W: a higher power limit cannot run slower",
                        "check the two caps' powers and rates (each cap: the board held to power_w, flat out)");
     }
+  a.fp8_block_scaling = src_flag(m, "fp8_block_scaling", sources);
   if (auto e = m.opt_map("efficiency")) {
     if (auto g = e->opt_map("gemm_peak_fraction")) {
       for (const auto& k : g->keys()) {
@@ -384,6 +410,10 @@ Accelerator parse_accelerator(const YamlMap& m, const std::map<std::string, std:
     a.fp8_block_scaled_gemm_fraction = src(*e, "fp8_block_scaled_gemm_fraction", sources);
     require_range(*e, "fp8_block_scaled_gemm_fraction", a.fp8_block_scaled_gemm_fraction, Range::Fraction,
                   "a fraction of the per-tensor-scaled FP8 GEMM rate");
+    // A rate for GEMMs the part cannot run contradicts its entry (review, 2026-12-07).
+    if (a.fp8_block_scaled_gemm_fraction.known && a.lacks_fp8_block_scaling())
+      e->fail("fp8_block_scaled_gemm_fraction", "a block-scaled FP8 GEMM rate is given, but the entry's fp8_block_scaling is false",
+              "leave the fraction out, or correct fp8_block_scaling");
     e->finish();
     if (a.gemm_fitted_footprint_bytes.known != a.bandwidth_by_working_set.known())
       e->fail("gemm_fitted_footprint_mib",

@@ -84,6 +84,13 @@ struct Accelerator {
   // Float8BlockScaling) over a per-tensor-scaled one, on tensor cores without native block scales
   // (Hopper applies them in the main loop); unknown: 1 (Blackwell's MX formats scale natively).
   Sourced fp8_block_scaled_gemm_fraction;
+  // Whether the part runs FP8 GEMMs with block scales at all (Transformer Engine's
+  // Float8BlockScaling, training.fp8_recipe: blockwise), the entry's `fp8_block_scaling: {value:
+  // true|false, source: ...}`: value 1 (true) or 0 (false); unknown: taken as able, as before.
+  // Ada (compute capability 8.9) has per-tensor FP8 only (review, 2026-12-07: an L40S had run
+  // blockwise, priced as per-tensor FP8, without a word).
+  Sourced fp8_block_scaling;
+  bool lacks_fp8_block_scaling() const { return fp8_block_scaling.known && fp8_block_scaling.value == 0; }
   std::map<std::string, std::string> sources;  // citation id -> text (from its file)
   std::string file;
 

@@ -189,6 +189,9 @@ Result catalog_show(const Catalog& cat, const std::string& name) {
     add_sourced(t, "comm_compute_interference", a.comm_compute_interference, "fraction");
     add_sourced(t, "sustained_compute_fraction", a.sustained_compute_fraction, "fraction");
     add_sourced(t, "fp8_block_scaled_gemm_fraction", a.fp8_block_scaled_gemm_fraction, "fraction");
+    // A yes/no fact (review, 2026-12-07): whether training.fp8_recipe blockwise runs on the part.
+    t.add_row({"fp8_block_scaling", a.fp8_block_scaling.known ? std::string(a.fp8_block_scaling.value != 0 ? "true" : "false") : "unknown",
+               "yes/no", sourced_text(a.fp8_block_scaling)});
   } else if (cat.has_system(name)) {
     const auto& s = cat.system(name);
     r.set("kind", std::string("system"));

@@ -1479,11 +1479,32 @@ void check_plan(const Scenario& s, const SourceLocation& where_in) {
     throw Error(accel_loc_of("memory_gib"),
                 "accelerator '" + s.accelerator.id + "'" + accel_from + " has no known memory capacity: the memory fit of a training step cannot be checked",
                 "give the accelerator's memory_gib");
-  if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "mxfp8" && !s.accelerator.has_peak(DType::FP4))
+  // The recipes the part runs, for the remedies below: per-tensor scaling wherever FP8 runs at all,
+  // block scaling unless the entry says it has none (fp8_block_scaling: false, Ada), MX formats with
+  // the fp4 generation. The mxfp8 error had offered blockwise on an L40S, which cannot run it, and
+  // blockwise ran there at the per-tensor FP8 rate without a word (review, 2026-12-07).
+  const bool block_ok = !s.accelerator.lacks_fp8_block_scaling(), mx_ok = s.accelerator.has_peak(DType::FP4);
+  auto recipes_for_part = [&](const std::string& but) {
+    std::vector<std::string> ok;
+    for (const char* r : {"current", "delayed", "blockwise", "mxfp8"})
+      if (r != but && (std::string(r) != "blockwise" || block_ok) && (std::string(r) != "mxfp8" || mx_ok)) ok.push_back(r);
+    std::string out;
+    for (size_t i = 0; i < ok.size(); ++i) out += (i == 0 ? "" : i + 1 == ok.size() ? " or " : ", ") + ok[i];
+    return out;
+  };
+  if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "mxfp8" && !mx_ok)
     throw Error(SourceLocation{where_in.file, 0, 0, "training.fp8_recipe"},
                 "mxfp8 needs tensor cores with MX (block-scaled) formats, which came with the fp4 generation (Blackwell); '" +
                     s.accelerator.id + "' has none",
-                "use fp8_recipe current, delayed or blockwise");
+                "use fp8_recipe " + recipes_for_part("mxfp8"));
+  if (s.train.precision == DType::FP8 && s.train.fp8_recipe == "blockwise" && !block_ok)
+    throw Error(SourceLocation{where_in.file, 0, 0, "training.fp8_recipe"},
+                "blockwise (Transformer Engine's Float8BlockScaling) needs FP8 GEMMs with block scales, which accelerator '" +
+                    s.accelerator.id + "'" + accel_from + " does not run (its fp8_block_scaling is false: " +
+                    (s.accelerator.fp8_block_scaling.estimated.empty() ? s.accelerator.fp8_block_scaling.source
+                                                                       : "estimated: " + s.accelerator.fp8_block_scaling.estimated) +
+                    ")",
+                "use fp8_recipe " + recipes_for_part("blockwise"));
 }
 
 }  // namespace sextant

@@ -41,6 +41,7 @@ std::vector<std::pair<std::string, Sourced>> fields(const Accelerator& a) {
   f.push_back({"attention_fraction", a.attention_fraction});
   f.push_back({"kernel_overhead_us", a.kernel_overhead_s});
   f.push_back({"comm_compute_interference", a.comm_compute_interference});
+  f.push_back({"fp8_block_scaling", a.fp8_block_scaling});  // (review, 2026-12-07)
   for (const auto& p : a.power_caps) {
     f.push_back({"power_caps.clock_mhz", p.clock_mhz});
     f.push_back({"power_caps.bf16_tflops", p.bf16_tflops});
@@ -130,6 +131,25 @@ TEST(CatalogData, EveryValueHasResolvableProvenance) {
     for (const auto& [k, s] : fields(c->network(id))) expect_provenance(id + "." + k, s);
   for (const auto& id : c->system_ids())
     for (const auto& [k, s] : fields(c->system(id))) expect_provenance(id + "." + k, s);
+}
+
+// Does the catalog say where FP8 block scaling (training.fp8_recipe: blockwise) does not run, as
+// Transformer Engine's support matrix does: Ada (L40S) per-tensor FP8 only; and does no entry give
+// a block-scaled GEMM rate where it has none (review, 2026-12-07)?
+TEST(CatalogData, Fp8BlockScalingFollowsTheTransformerEngineSupportMatrix) {
+  auto c = cat();
+  const auto& l40s = c->accelerator("l40s");
+  EXPECT_TRUE(l40s.lacks_fp8_block_scaling());
+  EXPECT_EQ(l40s.fp8_block_scaling.source.rfind("te-support:", 0), 0u) << l40s.fp8_block_scaling.source;
+  ASSERT_TRUE(l40s.sources.count("te-support"));
+  EXPECT_NE(l40s.sources.at("te-support").find("support_matrix"), std::string::npos);
+  EXPECT_FALSE(c->accelerator("h100-sxm-80gb").lacks_fp8_block_scaling());
+  for (const auto& id : c->accelerator_ids()) {
+    const auto& a = c->accelerator(id);
+    if (a.lacks_fp8_block_scaling()) {
+      EXPECT_FALSE(a.fp8_block_scaled_gemm_fraction.known) << id;
+    }
+  }
 }
 
 TEST(CatalogData, EveryAcceleratorHasPeakMemoryAndBandwidth) {

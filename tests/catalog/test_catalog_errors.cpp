@@ -1072,3 +1072,61 @@ TEST(CatalogErrors, AnotherCommandsDataFileSaysWhichCommandReadsIt) {
   EXPECT_EQ(guess_entry_kind({"layers", "hidden", "heads", "vocab", "id", "name"}).kind, "model");
   EXPECT_EQ(guess_entry_kind({"model", "system", "num_gpus", "parallel"}).kind, "scenario");
 }
+
+// Is an accelerator's fp8_block_scaling a sourced yes/no fact (review, 2026-12-07): true, false,
+// unknown or left out (unknown), its citation resolved; a bare boolean, a value that is not one, a
+// missing provenance, and a block-scaled GEMM rate beside `false` refused at the key?
+TEST(CatalogErrors, Fp8BlockScalingIsASourcedYesOrNo) {
+  const std::string good = kGoodAccelerator;
+  const std::string at = "memory_gib: {value: 80, source: ds}";
+  auto with = [&](const std::string& extra) {
+    std::string text = good;
+    text.replace(text.find(at), at.size(), at + "\n    " + extra);
+    return text;
+  };
+  {
+    TempDir d("fp8bs");
+    d.write("accelerators/a.yaml", with("fp8_block_scaling: {value: false, source: \"ds: FP8 block scaling No\"}"));
+    const auto c = Catalog::load(d.path.string());
+    const auto& a = c->accelerator("test-gpu");
+    EXPECT_TRUE(a.fp8_block_scaling.known);
+    EXPECT_EQ(a.fp8_block_scaling.value, 0);
+    EXPECT_TRUE(a.lacks_fp8_block_scaling());
+    EXPECT_EQ(a.fp8_block_scaling.source, "ds: FP8 block scaling No");
+  }
+  {
+    TempDir d("fp8bs-true");
+    d.write("accelerators/a.yaml", with("fp8_block_scaling: {value: true, source: ds}"));
+    const auto c = Catalog::load(d.path.string());
+    const auto& a = c->accelerator("test-gpu");
+    EXPECT_EQ(a.fp8_block_scaling.value, 1);
+    EXPECT_FALSE(a.lacks_fp8_block_scaling());
+    EXPECT_EQ(a.fp8_block_scaling.source, "ds: a datasheet");  // the citation resolved
+  }
+  for (const std::string& unknown : {std::string("fp8_block_scaling: unknown"), std::string("idle_w: unknown")}) {
+    TempDir d("fp8bs-unknown");
+    d.write("accelerators/a.yaml", with(unknown));
+    const auto c = Catalog::load(d.path.string());
+    const auto& a = c->accelerator("test-gpu");
+    EXPECT_FALSE(a.fp8_block_scaling.known) << unknown;
+    EXPECT_FALSE(a.lacks_fp8_block_scaling()) << unknown;
+  }
+  struct Case {
+    std::string text, want;
+  } bad[] = {
+      {"fp8_block_scaling: false", "needs its value and its provenance"},
+      {"fp8_block_scaling: {value: false}", "needs its provenance"},
+      {"fp8_block_scaling: {value: maybe, source: ds}", "value"},
+      {"fp8_block_scaling: {value: false, source: dz}", "fp8_block_scaling"},  // a misspelt citation id
+      {"fp8_block_scaling: {value: true, source: ds, estimated: x}", "either sourced or estimated"},
+      {"fp8_block_scaling: {value: false, source: ds}\n    efficiency:\n      fp8_block_scaled_gemm_fraction: {value: 0.8, source: ds}",
+       "fp8_block_scaling is false"},
+  };
+  for (const auto& c : bad) {
+    TempDir d("fp8bs-bad");
+    const std::string file = d.write("accelerators/a.yaml", with(c.text));
+    const std::string what = load_error(d);
+    EXPECT_NE(what.find(file + ":"), std::string::npos) << c.text << ": " << what;
+    EXPECT_NE(what.find(c.want), std::string::npos) << c.text << ": " << what;
+  }
+}

@@ -659,6 +659,61 @@ TEST(PlanErrors, PrecisionWithoutAPeakNamesThePeaksTheAcceleratorHas) {
   EXPECT_EQ(error_of(kBase, {{"training.precision", "fp8"}, {"training.fp8_recipe", "current"}}), "(no error)");
 }
 
+// Is FP8 block scaling (fp8_recipe: blockwise) refused on a part whose entry says it has none
+// (Transformer Engine's support matrix: Ada, compute capability 8.9, per-tensor FP8 only), naming
+// the key, the part and the recipes it runs; and does the mxfp8 error offer only those? An L40S
+// had run blockwise at the per-tensor FP8 rate without a word, and been told "use fp8_recipe
+// current, delayed or blockwise" for mxfp8 (review, 2026-12-07).
+TEST(PlanErrors, BlockScaledFp8IsRefusedWhereThePartHasNone) {
+  const auto cat = sextant::test_catalogs::bundled();
+  const std::string l40s = std::string(kBase) + "accelerator: l40s\n";
+  auto error_in_bundled = [&](const std::string& yaml, std::vector<std::pair<std::string, std::string>> sets) -> std::string {
+    try {
+      parse_scenario(yaml, "plan.yaml", *cat, sets);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const auto e = error_in_bundled(l40s, {{"training.precision", "fp8"}, {"training.fp8_recipe", "blockwise"}});
+  EXPECT_NE(e.find("training.fp8_recipe"), std::string::npos) << e;
+  EXPECT_NE(e.find("'l40s'"), std::string::npos) << e;
+  EXPECT_NE(e.find("fp8_block_scaling is false"), std::string::npos) << e;
+  EXPECT_NE(e.find("use fp8_recipe current or delayed"), std::string::npos) << e;
+  const auto e2 = error_in_bundled(l40s, {{"training.precision", "fp8"}, {"training.fp8_recipe", "mxfp8"}});
+  EXPECT_NE(e2.find("mxfp8 needs tensor cores with MX"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("use fp8_recipe current or delayed"), std::string::npos) << e2;
+  EXPECT_EQ(e2.find("blockwise"), std::string::npos) << e2;
+  for (const char* ok : {"current", "delayed"})
+    EXPECT_EQ(error_in_bundled(l40s, {{"training.precision", "fp8"}, {"training.fp8_recipe", ok}}), "(no error)") << ok;
+  // Without FP8 the recipe is idle (a note), not an error; where the part runs block scaling
+  // (H100), or the entry does not say (unknown: allowed, as before), blockwise stands.
+  EXPECT_EQ(error_in_bundled(l40s, {{"training.fp8_recipe", "blockwise"}}), "(no error)");
+  EXPECT_EQ(error_in_bundled(kBase, {{"training.precision", "fp8"}, {"training.fp8_recipe", "blockwise"}}), "(no error)");
+  // An H100 keeps blockwise among the remedies for mxfp8.
+  const auto e3 = error_in_bundled(kBase, {{"training.precision", "fp8"}, {"training.fp8_recipe", "mxfp8"}});
+  EXPECT_NE(e3.find("use fp8_recipe current, delayed or blockwise"), std::string::npos) << e3;
+  // An inline accelerator states it as a catalog entry does (the frozen catalog has no such field).
+  const std::string acc =
+      "model: llama3-8b\nsystem: dgx-h100\naccelerator: ada\nnum_gpus: 8\nhardware:\n  accelerators:\n"
+      "    - id: ada\n      name: An Ada part\n      vendor: me\n      kind: gpu\n"
+      "      memory_gib: {value: 48, source: me}\n      memory_bandwidth_gb_per_s: {value: 864, source: me}\n"
+      "      peak_tflops: {bf16: {value: 362, source: me}, fp8: {value: 733, source: me}}\n"
+      "      fp8_block_scaling: {value: false, source: \"TE support matrix: 8.9 FP8 block scaling No\"}\n"
+      "parallel: {tp: 8}\ntraining: {global_batch: 8, seq_len: 4096, precision: fp8, fp8_recipe: blockwise}\n";
+  const auto e4 = error_of(acc);
+  EXPECT_NE(e4.find("training.fp8_recipe"), std::string::npos) << e4;
+  EXPECT_NE(e4.find("accelerator 'ada'"), std::string::npos) << e4;
+  EXPECT_NE(e4.find("TE support matrix: 8.9 FP8 block scaling No"), std::string::npos) << e4;
+  EXPECT_NE(e4.find("use fp8_recipe current or delayed"), std::string::npos) << e4;
+  std::string said = acc;
+  said.replace(said.find("value: false"), 12, "value: true");
+  EXPECT_EQ(error_of(said), "(no error)");
+  std::string unsaid = acc;
+  unsaid.erase(unsaid.find("      fp8_block_scaling"), unsaid.find("parallel:") - unsaid.find("      fp8_block_scaling"));
+  EXPECT_EQ(error_of(unsaid), "(no error)");
+}
+
 // Does a scenario naming a framework take its attention defaults: materialised scores where the
 // stack has no flash attention, the stack's attention-kernel cap; and can the scenario override
 // them (an out-of-range cap being an error)?
