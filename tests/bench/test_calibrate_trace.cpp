@@ -1095,3 +1095,17 @@ TEST(CalibrateBench, OneSlowLongGemmIsLeftOutAsAnOutlier) {
   EXPECT_TRUE(has_note(c, "one fp64 GEMM shape ran far below the rate the other shapes give it")) << ::testing::PrintToString(c.notes);
   EXPECT_TRUE(has_note(c, "512x512x256 at ")) << ::testing::PrintToString(c.notes);
 }
+
+// Question (review of 2026-12-07): does an entry calibrated from an accelerator that runs no
+// block-scaled FP8 keep saying so? (fp8_block_scaling was not carried: an entry calibrated from an
+// L40S let fp8_recipe blockwise run.)
+TEST(CalibrateCarried, Fp8BlockScalingIsTheBasesFact) {
+  const auto cat = Catalog::load(std::string(SEXTANT_SOURCE_DIR) + "/data/catalog");
+  const Accelerator& l40s = cat->accelerator("l40s");
+  ASSERT_TRUE(l40s.fp8_block_scaling.known);
+  const std::string y = base_device_lines(l40s, {});
+  EXPECT_NE(y.find("    fp8_block_scaling: {value: false, source: \"base\"}\n"), std::string::npos) << y;
+  EXPECT_EQ(base_device_lines(l40s, {"fp8_block_scaling"}).find("fp8_block_scaling"), std::string::npos);
+  // A part whose entry does not say writes nothing (unknown: allowed, as before).
+  EXPECT_EQ(base_device_lines(cat->accelerator("h100-sxm-80gb"), {}).find("fp8_block_scaling"), std::string::npos);
+}

@@ -72,6 +72,16 @@ std::string base_device_lines(const Accelerator& base, const std::set<std::strin
                                       {"idle_w", &base.idle_w, 1.0},
                                       {"price_usd", &base.price_usd, 1.0}})
     if (v->known && !written.count(key)) y += std::string("    ") + key + ": " + carried_value(*v, v->value * scale) + "\n";
+  // Whether the part runs block-scaled FP8 is the base's fact, not the run's: an entry calibrated
+  // from an L40S had let fp8_recipe blockwise run again (review of 2026-12-07).
+  if (base.fp8_block_scaling.known && !written.count("fp8_block_scaling")) {
+    const std::string v = base.fp8_block_scaling.value != 0 ? "true" : "false";
+    y += "    fp8_block_scaling: " +
+         (!base.fp8_block_scaling.estimated.empty()
+              ? fmt::format("{{value: {}, estimated: {}}}", v, q("base (estimated there: " + base.fp8_block_scaling.estimated + ")"))
+              : fmt::format("{{value: {}, source: {}}}", v, q("base"))) +
+         "\n";
+  }
   if (!base.power_caps.empty() && !written.count("power_caps")) {
     y += "    power_caps:\n";
     for (const auto& pc : base.power_caps) {

@@ -398,7 +398,7 @@ std::string carried_value(const Sourced& from, double v, const std::string& sour
 //  - the dtypes' peak_tflops lines (6 spaces);
 std::string base_peak_lines(const Accelerator& base, const std::set<std::string>& written);
 //  - platform, year, memory_gib, memory_bandwidth_gb_per_s, cache_mib, compute_units, tdp_w,
-//    idle_w, price_usd and power_caps (4 spaces);
+//    idle_w, price_usd, fp8_block_scaling and power_caps (4 spaces);
 std::string base_device_lines(const Accelerator& base, const std::set<std::string>& written);
 //  - gemm_peak_fraction of the dtypes not fitted (8 spaces). The base's fractions are burst (MAMF)
 //    rates scaled down by its sustained_compute_fraction; where the new entry's rates are sustained
