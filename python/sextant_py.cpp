@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -283,12 +284,14 @@ PYBIND11_MODULE(_sextant, m) {
             }();
             plan::SearchOptions opt;
             plan::SearchOutcome out;
+            std::optional<Scenario> written;
             const Estimator est;
             // Errors named as the arguments ("fix['foo=1']", "zero['4']", "schedules['foo']"), as
             // sweep's: the search itself checks the schedule and module names (plan() had named
             // them as the CLI's --schedules and --recompute-modules before 2026-12-03).
             try {
               opt = plan::search_options(args, plan::OptionStyle::Python);
+              written.emplace(s);  // before the stack's settings change, as `plan` (review of 2026-12-07)
               plan::restrict_to_framework(s, opt, *cat, args);
               opt.rerank_top = rerank_top;
               out = plan::search(s, opt, est);
@@ -297,7 +300,8 @@ PYBIND11_MODULE(_sextant, m) {
               rethrow_as_argument(e, keyword_names);
             }
             const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
-            Result r = plan::plan_result(s, opt, est, out, !from_job && s.invalid_plan.empty(), simulate, "simulate");
+            Result r = plan::plan_result(s, opt, est, out, !from_job && s.invalid_plan.empty(), simulate, "simulate",
+                                         written ? &*written : nullptr);
             if (!write_scenario.empty()) {
               // As `plan --write-scenario`: the scenario that runs plan `write_rank` of the ranking.
               uint32_t index = 0;

@@ -500,6 +500,15 @@ def test_plan_and_sweep_keep_the_scenarios_framework_as_the_cli(tmp_path):
     assert "restricted to pytorch-fsdp" in p["scalars"]["framework_features"]
     lifted = sextant.plan(str(path), top=3, threads=1, any_framework_feature=True)
     assert lifted == cli_json("plan", str(path), "--top", "3", "--threads", "1", "--no-progress", "--any-framework-feature")
+    # A stack without flash attention, lifted: the search's changed setting is said, with the
+    # scenario's own time as written, as the CLI says it (Python said nothing; review of 2026-12-07).
+    path = tmp_path / "mlm.yaml"
+    path.write_text(yaml.safe_dump(dict(small_scenario(), framework="megatron-lm-2022")))
+    lifted = sextant.plan(str(path), top=3, threads=1, any_framework_feature=True)
+    assert "training.flash_attention=true" in lifted["scalars"]["framework_features"]
+    assert any(n.startswith("any_framework_feature=True: ") for n in lifted["notes"]), lifted["notes"]  # its keyword's name
+    lifted["notes"] = [n.replace("any_framework_feature=True: ", "--any-framework-feature: ") for n in lifted["notes"]]
+    assert lifted == cli_json("plan", str(path), "--top", "3", "--threads", "1", "--no-progress", "--any-framework-feature")
     w = sextant.sweep(str(path), vary={"accelerator.memory_bandwidth_bytes_per_s": [2e12, 4e12]}, threads=1)
     assert w == cli_json("sweep", str(path), "--vary", "accelerator.memory_bandwidth_bytes_per_s=2e12,4e12",
                          "--threads", "1", "--no-progress")

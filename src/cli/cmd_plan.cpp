@@ -98,6 +98,7 @@ void add_plan_command(CLI::App& app) {
     bool own = false;
     Scenario s = load_job(a->job, *cat, &own);
     plan::SearchOptions opt = search_options(a->search);
+    const Scenario written = s;  // before the stack's settings change (plan_result says how; review of 2026-12-07)
     restrict_to_framework(s, opt, *cat, a->search);
     opt.rerank_top = a->rerank_top;
     require_same_job(world, *cat, &s);
@@ -107,7 +108,7 @@ void add_plan_command(CLI::App& app) {
     bar.finish();
     plan::refuse_no_valid_plan(s, opt, out);
     const plan::Reranker simulate = [](const Scenario& sc) { return sim::simulate(sc).step.step_time_s; };
-    Result r = plan::plan_result(s, opt, est, out, own, simulate, "simulate");
+    Result r = plan::plan_result(s, opt, est, out, own, simulate, "simulate", &written);
     if (world.rank() != 0) return;
     std::vector<std::pair<std::string, std::string>> extra;
     if (!a->write_scenario.empty()) extra.emplace_back(a->write_scenario, plan_scenario_yaml(*a, s, opt, out, *cat, est, r));

@@ -277,6 +277,18 @@ void add_framework_note(Result& r, const Scenario& s, const Catalog& cat) {
                       " (its catalog capabilities): this is the plan as written, which that stack could not run");
 }
 
+std::vector<std::string> searched_stack_changes(const Scenario& written, const Scenario& searched) {
+  std::vector<std::string> out;
+  if (written.train.flash_attention != searched.train.flash_attention)
+    out.push_back(std::string("training.flash_attention=") + (searched.train.flash_attention ? "true" : "false") + " (the scenario: " +
+                  (written.train.flash_attention ? "true" : "false") + ")");
+  if (written.train.attention_peak_fraction != searched.train.attention_peak_fraction)
+    out.push_back("training.attention_peak_fraction=" + format_double(searched.train.attention_peak_fraction) +
+                  (searched.train.attention_peak_fraction == 0 ? " (no attention kernel cap; the scenario: " : " (the scenario: ") +
+                  format_double(written.train.attention_peak_fraction) + ")");
+  return out;
+}
+
 void parse_fix(const std::string& item, SearchOptions& opt) {
   const auto eq = item.find('=');
   const SourceLocation where{"--fix", 0, 0, item};
@@ -595,7 +607,11 @@ std::vector<uint32_t> selective_module_sets(const Scenario& base, const SearchOp
         // The experts' activation also without the norms: it holds most of an MoE layer's
         // recomputable memory, so {moe_act} can fit where {layernorm} does not, without the
         // norms' cost (the cumulative ladder had only {layernorm, moe_act}; review of 2026-12-05).
-        if (mod == kRecomputeMoeAct && (set & kRecomputeLayerNorm) != 0) add((set & ~kRecomputeLayerNorm) | mod);
+        // So is a dense model's MLP, which holds most of a dense layer's recomputable memory (review
+        // of 2026-12-07: Llama 3 8B at 16k ranked {layernorm, mlp} at 9.079 s where {mlp} alone fit
+        // at 9.051 s). Not for an MoE model's few dense layers: its MoE layers hold the memory.
+        if ((mod == kRecomputeMoeAct || (mod == kRecomputeMlp && !base.model.moe)) && (set & kRecomputeLayerNorm) != 0)
+          add((set & ~kRecomputeLayerNorm) | mod);
         set |= mod;
         add(set);
       }
@@ -1336,6 +1352,12 @@ void add_plan_columns(Table& t) {
   // 2026-12-04 review).
   t.add_str("grad_reduce_overlap");
   t.add_str("param_gather_overlap");
+  // The attention the search ran every plan with (training.flash_attention and
+  // attention_peak_fraction, 0: no kernel cap), which --any-framework-feature can change from the
+  // scenario's (searched_stack_changes): review of 2026-12-07, rows of a megatron-lm-2022 job
+  // searched with flash attention did not map back (2.117 s from the columns, 1.492 s in the table).
+  t.add_str("flash_attention");
+  t.add_f64("attention_peak_fraction");
 }
 void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOptions& opt, const Scenario& base) {
   row.emplace_back(describe(c, opt, base));
@@ -1347,13 +1369,17 @@ void add_plan_values(std::vector<Value>& row, const Candidate& c, const SearchOp
   const PlanKeys k = plan_keys(c, base);
   row.emplace_back(k.recompute_method);
   row.emplace_back(int64_t{k.recompute_num_layers});
-  row.emplace_back(c.pp > 1 ? opt.schedules[c.schedule] : std::string("none"));
+  // The schedule apply_candidate writes (1f1b without a pipeline, where every schedule is the same
+  // plan): the column had read "none", which no scenario accepts (review of 2026-12-07).
+  row.emplace_back(c.pp > 1 ? opt.schedules[c.schedule] : std::string("1f1b"));
   row.emplace_back(k.stage_rule);
   std::string layers;  // as the plan text writes them: "10/11/11"
   for (size_t i = 0; i < k.stage_layers.size(); ++i) layers += (i ? "/" : "") + std::to_string(k.stage_layers[i]);
   row.emplace_back(layers);
   row.emplace_back(std::string(c.overlap_grad_reduce ? "true" : "false"));
   row.emplace_back(std::string(c.overlap_param_gather ? "true" : "false"));
+  row.emplace_back(std::string(base.train.flash_attention ? "true" : "false"));
+  row.emplace_back(base.train.attention_peak_fraction);
 }
 }  // namespace
 
@@ -1663,7 +1689,10 @@ void refuse_no_valid_plan(const Scenario& base, const SearchOptions& opt, const 
 }
 
 Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
-                   bool rank_own_plan, const Reranker& rerank, const std::string& rerank_name) {
+                   bool rank_own_plan, const Reranker& rerank, const std::string& rerank_name, const Scenario* written) {
+  const std::vector<std::string> changes = written ? searched_stack_changes(*written, base) : std::vector<std::string>{};
+  std::string changes_text;
+  for (size_t i = 0; i < changes.size(); ++i) changes_text += (i ? ", " : "") + changes[i];
   Result r;
   r.command = "plan";
   r.set("scenario", base.name);
@@ -1684,7 +1713,8 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
   r.set("min_headroom_bytes", opt.min_headroom_bytes);
   r.set("framework", base.framework.empty() ? std::string("none named") : base.framework);
   r.set("framework_features", std::string(opt.stack.restricted() ? "restricted to " + opt.stack.framework + "'s capabilities"
-                                                                  : "unrestricted: every feature the search knows"));
+                                                                  : "unrestricted: every feature the search knows" +
+                                                                        (changes.empty() ? std::string() : ", searched with " + changes_text)));
 
   const double best = out.ranking.empty() ? 0 : out.evals[out.ranking.front()].step_time_s;
   double moe_median_abs_pct = 0;  // the MoE validation rows' median |error| when the model is MoE
@@ -1941,7 +1971,9 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       if (!e.fits || e.memory.total_bytes() > usable) {
         why += "; it does not fit: needs " + format_double(std::round(gib(e.memory.total_bytes()) * 100) / 100) + " GiB per GPU of " +
                format_double(std::round(gib(e.memory_capacity_bytes) * 100) / 100) +
-               (opt.min_headroom_bytes > 0 ? " (" + format_double(std::round(gib(usable) * 100) / 100) + " usable with --headroom-gib)" : std::string());
+               (opt.min_headroom_bytes > 0 ? " (" + format_double(std::round(gib(usable) * 100) / 100) + " usable with " +
+                                                    (opt.python_names ? "headroom_gib" : "--headroom-gib") + ")"
+                                              : std::string());
       } else if (best > 0) {
         r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);
       }
@@ -1985,7 +2017,15 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
       const auto& e = out.evals[static_cast<size_t>(found)];
       if (e.status == 1) {
         // A plan recomputing every layer is weighed by its least-memory form (search()): named.
-        r.set("own_plan_status", std::string("pruned: needs " + format_double(std::round(gib(e.memory_bytes) * 100) / 100) + " GiB per GPU" +
+        // Against what: the capacity, and what --headroom-gib leaves of it, as the outside-the-search
+        // branch says (review of 2026-12-07: "needs 77.42 GiB per GPU" on an 80 GiB GPU under
+        // --headroom-gib 3 did not say why that was too much).
+        const double capacity = base.accelerator.memory_bytes.value;
+        auto two = [](double bytes) { return format_double(std::round(gib(bytes) * 100) / 100); };
+        r.set("own_plan_status", std::string("pruned: needs " + two(e.memory_bytes) + " GiB per GPU of " + two(capacity) +
+                                             (opt.min_headroom_bytes > 0 ? " (" + two(capacity - opt.min_headroom_bytes) + " usable with " +
+                                                                               (opt.python_names ? "headroom_gib" : "--headroom-gib") + ")"
+                                                                         : std::string()) +
                                              (replaced ? " even as " + describe(out.candidates[static_cast<size_t>(found)], opt, base) : std::string())));
       } else if (e.status == 3 || (replaced && e.status == 0)) {
         r.set("own_plan_status", std::string("dominated: the same plan fits with less recompute (fewer modules or layers), which takes no more time"));
@@ -2005,6 +2045,31 @@ Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimat
         r.set("own_plan_slower_than_best_fraction", e.step_time_s / best - 1);
       }
     }
+  }
+  // The stack settings the search changed from the scenario (--any-framework-feature on a stack
+  // without flash attention or with a kernel cap; restrict_to_framework): said, with the scenario's
+  // own plan as written. Review of 2026-12-07: a megatron-lm-2022 job's own plan read 1.966 s,
+  // estimate's 2.632 s, with flash attention switched on without a word. Every step time of the
+  // result, the own plan's included, is the searched stack's (as --practice's unrestricted view
+  // places published plans), so that the own plan is compared with the ranking like for like.
+  if (!changes.empty()) {
+    const bool many = changes.size() > 1;
+    // (--write-scenario writes the flash attention; a kernel cap lifted to 0 it cannot, as a scenario
+    // states no cap by leaving the key out and a framework's default cap then applies.)
+    std::string note = std::string(opt.python_names ? "any_framework_feature=True" : "--any-framework-feature") +
+                       ": every feature the search knows" + (base.framework.empty() ? std::string() : ", not framework " + base.framework + "'s,") +
+                       " so the search ran the job with " + changes_text + ": every step time here, the own plan's included, is with " +
+                       (many ? "these settings" : "that setting") + " (the ranking's flash_attention and attention_peak_fraction columns)";
+    if (rank_own_plan) {
+      try {
+        const StepEstimate we = est.run(ir::lower(*written));
+        r.set("own_plan_as_written_step_time_s", we.step_time_s);
+        note += "; the scenario as written (`sextant estimate`) takes " + fixed3(we.step_time_s) + " s per step with its own plan";
+      } catch (const Error&) {
+        // A plan the written attention cannot run (none the search ranks as the own plan): no figure.
+      }
+    }
+    r.notes.push_back(note);
   }
   if (opt.stack.restricted())
     r.notes.push_back("plans restricted to the features framework " + opt.stack.framework +

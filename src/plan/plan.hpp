@@ -256,8 +256,18 @@ using Reranker = std::function<double(const Scenario&)>;
 // Python's plan() do (an empty ranking with exit 0 had hidden it from scripts; 2026-12-04 review).
 std::string no_valid_plan_text(const Scenario& base, const SearchOptions& opt);
 void refuse_no_valid_plan(const Scenario& base, const SearchOptions& opt, const SearchOutcome& out);
+// written: the job before restrict_to_framework (or none); where the search runs it with other
+// stack settings (searched_stack_changes: --any-framework-feature switching flash attention on),
+// a note says which, framework_features names them, and the own plan as written is estimated too
+// (own_plan_as_written_step_time_s); the result's other step times, the own plan's included, are
+// the searched stack's (review of 2026-12-07).
 Result plan_result(const Scenario& base, const SearchOptions& opt, const Estimator& est, const SearchOutcome& out,
-                   bool rank_own_plan, const Reranker& rerank = {}, const std::string& rerank_name = {});
+                   bool rank_own_plan, const Reranker& rerank = {}, const std::string& rerank_name = {},
+                   const Scenario* written = nullptr);
+// The stack settings of `searched` that differ from `written` (the job before restrict_to_framework):
+// training.flash_attention and attention_peak_fraction, as "training.flash_attention=true (the
+// scenario: false)"; empty when the search runs the scenario's own.
+std::vector<std::string> searched_stack_changes(const Scenario& written, const Scenario& searched);
 
 // Parse "--fix" items "tp=8" into opt.fixed (Error on unknown keys or bad values).
 void parse_fix(const std::string& item, SearchOptions& opt);

@@ -3,7 +3,7 @@
 --json, --csv), is the output the same for any thread count and under `mpirun -np 2`, is the
 progress bar kept off stderr when it is not a terminal, and does every bad input fail with a
 message naming the option and key?"""
-import csv, json, os, shutil, subprocess, sys, tempfile
+import csv, json, os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("SEXTANT_BIN", os.path.join(ROOT, "build", "sextant"))
@@ -81,7 +81,8 @@ lad = json.loads(sx("plan", *RC).stdout)
 mods = set(lad["tables"]["ranking"]["columns"]["recompute_modules"])
 # Under flash attention the ladder leaves out the attention core (it saves nothing there); the
 # scenario's own set (Megatron's default, the attention core) is searched beside it.
-check("ladder: modules searched", mods and mods <= {"layernorm", "layernorm,mlp", "core_attn"} and "layernorm" in mods, mods)
+# The MLP alone too, a dense layer's largest recomputable part (review of 2026-12-07).
+check("ladder: modules searched", mods and mods <= {"layernorm", "mlp", "layernorm,mlp", "core_attn"} and "layernorm" in mods, mods)
 lst = json.loads(sx("plan", *RC, "--recompute-modules", "core_attn+mlp").stdout)
 check("listed set only", set(lst["tables"]["ranking"]["columns"]["recompute_modules"]) == {"core_attn,mlp"},
       set(lst["tables"]["ranking"]["columns"]["recompute_modules"]))
@@ -257,7 +258,15 @@ if fw.returncode == 0:
     check("no TP-overlap plan", set(cols["tp_comm_overlap"]) == {"false"}, set(cols["tp_comm_overlap"]))
     check("no selective recompute", "selective" not in cols["recompute"], set(cols["recompute"]))
     check("no ZeRO", set(cols["zero_stage"]) == {0}, set(cols["zero_stage"]))
-    check("stack schedules", set(cols["schedule"]) <= {"1f1b", "interleaved-1f1b", "none"}, set(cols["schedule"]))
+    # pp 1 rows read the schedule --write-scenario writes, 1f1b ("none", which no scenario takes, until
+    # the review of 2026-12-07).
+    check("stack schedules", set(cols["schedule"]) <= {"1f1b", "interleaved-1f1b"}, set(cols["schedule"]))
+    p1 = sx("plan", "--model", "llama3-8b", "--system", "dgx-h100", "--num-gpus", "8", "--global-batch", "32", "--seq-len", "4096",
+            "--fix", "pp=1", "--top", "0", "--threads", "1", "-q", "--rerank-top", "0", "--json", "-")
+    p1c = json.loads(p1.stdout)["tables"]["ranking"]["columns"] if p1.returncode == 0 else {"schedule": []}
+    check("pp 1 rows read 1f1b", set(p1c["schedule"]) == {"1f1b"}, (set(p1c["schedule"]), p1.stderr[-300:]))
+    check("within the stack: its attention", set(cols["flash_attention"]) == {"false"} and
+          "own_plan_as_written_step_time_s" not in jf["scalars"], set(cols["flash_attention"]))
     check("own plan outside its stack", "does not offer" in jf["scalars"]["own_plan_status"], jf["scalars"]["own_plan_status"])
     anyf = sx("plan", *SMALL, "--set", "framework=megatron-lm-2021", "--any-framework-feature", "--top", "0", "--json", "-")
     ja = json.loads(anyf.stdout)
@@ -268,6 +277,19 @@ if fw.returncode == 0:
     # plans with flash attention are faster, and context parallelism is searched.
     check("lifted: flash attention", ja["tables"]["ranking"]["columns"]["step_time_s"][0] < jf["tables"]["ranking"]["columns"]["step_time_s"][0],
           (ja["tables"]["ranking"]["columns"]["step_time_s"][0], jf["tables"]["ranking"]["columns"]["step_time_s"][0]))
+    # Review of 2026-12-07: the switch is said (framework_features, a note, the flash_attention
+    # column), and the own plan as written is estimate's figure; the own plan's ranked time is the
+    # searched attention's, as every other step time of the result.
+    we = sx("estimate", *SMALL[:1], "--set", "framework=megatron-lm-2021", "--json", "-", "-q")
+    ws = json.loads(we.stdout)["scalars"] if we.returncode == 0 else {}
+    check("lifted: the change is named", "training.flash_attention=true (the scenario: false)" in ja["scalars"]["framework_features"] and
+          any(n.startswith("--any-framework-feature: every feature the search knows") and "the own plan's included" in n for n in ja["notes"]),
+          (ja["scalars"]["framework_features"], ja["notes"]))
+    check("lifted: the flash_attention column", set(ja["tables"]["ranking"]["columns"]["flash_attention"]) == {"true"}, "")
+    check("lifted: the own plan as written is estimate's", ws and
+          abs(ja["scalars"].get("own_plan_as_written_step_time_s", 0) / ws["step_time_s"] - 1) < 1e-12 and
+          ja["scalars"].get("own_plan_step_time_s", 1e9) < ws["step_time_s"],
+          (ja["scalars"].get("own_plan_as_written_step_time_s"), ja["scalars"].get("own_plan_step_time_s"), ws.get("step_time_s"), we.stderr[-300:]))
 
 # An own plan of ZeRO-2 with step sync is searched as its ZeRO-1 twin, and its status says so
 # (it said "outside the search space (constraints or enumeration rules)").
@@ -470,6 +492,18 @@ qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}
 check("own plan outside: the --fix named", "--fix tp=4 (the plan has tp 8)" in qs.get("own_plan_status", ""), qs or q.stderr[-300:])
 check("own plan outside: headroom counts in fitting", "does not fit" in qs.get("own_plan_status", "") and
       "usable with --headroom-gib" in qs.get("own_plan_status", "") and "own_plan_slower_than_best_fraction" not in qs, qs)
+# Review of 2026-12-07: an own plan pruned for memory names the capacity and what --headroom-gib
+# leaves of it ("pruned: needs 77.42 GiB per GPU" on an 80 GiB GPU under --headroom-gib 3 had not).
+with tempfile.TemporaryDirectory() as d:
+    l8 = os.path.join(d, "l8.yaml")
+    with open(l8, "w") as f:
+        f.write("model: llama3-8b\nsystem: dgx-h100\nnum_gpus: 8\nparallel: {tp: 1, pp: 1, zero_stage: 1}\n"
+                "training: {global_batch: 32, micro_batch: 1, seq_len: 4096, precision: bf16, recompute: none}\n")
+    q = sx("plan", l8, "--headroom-gib", "3", "--threads", "1", "-q", "--rerank-top", "0", "--top", "1", "--json", "-")
+    qs = json.loads(q.stdout)["scalars"] if q.returncode == 0 else {}
+    check("own plan pruned: the capacity and headroom named",
+          re.match(r"pruned: needs [\d.]+ GiB per GPU of 80 \(77 usable with --headroom-gib\)$", qs.get("own_plan_status", "")),
+          qs.get("own_plan_status") or q.stderr[-300:])
 # Review of 2026-12-05: a --set that makes the file's own plan invalid for the job (16 GPUs under a
 # tp8 pp4 plan) is no error for a search: the plan is said to be invalid and the search runs, as a
 # sweep over num_gpus runs it; the job's own faults stay errors.
@@ -1102,7 +1136,7 @@ for extra in [["--fix", "cp=1", "--set", "training.flash_attention=false"], ["--
 def row_scenario(sc, c, i):
     par = {k: c[k][i] for k in ("tp", "pp", "vpp", "dp", "cp", "ep", "etp", "zero_stage")}
     par["sequence_parallel"] = c["sequence_parallel"][i]
-    par["schedule"] = c["schedule"][i] if c["schedule"][i] != "none" else "1f1b"
+    par["schedule"] = c["schedule"][i]  # 1f1b at pp 1 (it read "none" before the review of 2026-12-07)
     lay = ", stage_rule: " + c["stage_rule"][i] if c["stage_rule"][i] else ""  # one of the two, as a scenario states them
     lay += ", stage_layers: [" + ", ".join(c["stage_layers"][i].split("/")) + "]" if c["stage_layers"][i] else ""
     tr = {"global_batch": sc["global_batch"], "seq_len": sc["seq_len"], "precision": sc["precision"],

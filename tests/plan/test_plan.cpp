@@ -491,6 +491,32 @@ TEST(PlanResult, RanksOwnPlanAndExplainsWinner) {
   }
 }
 
+// Question (review of 2026-12-07): does the status of an own plan pruned for memory say what it was
+// measured against, the capacity and what --headroom-gib leaves of it? "pruned: needs 77.42 GiB per
+// GPU" on an 80 GiB GPU under --headroom-gib 3 did not (the outside-the-search branch did).
+TEST(PlanResult, APrunedOwnPlanNamesTheCapacityAndTheHeadroom) {
+  const Scenario s = llama8b_8(4096);
+  SearchOptions o;
+  for (const char* f : {"tp=1", "pp=1", "cp=1"}) parse_fix(f, o);
+  const Estimator est;
+  const double need = est.run(ir::lower(s)).memory.total_bytes(), capacity = s.accelerator.memory_bytes.value;
+  ASSERT_LT(need, capacity);
+  auto two = [](double bytes) { return format_double(std::round(bytes / (1024.0 * 1024 * 1024) * 100) / 100); };
+  o.min_headroom_bytes = capacity - need + 1024.0 * 1024 * 1024;  // 1 GiB short
+  Result r = plan_result(s, o, est, search(s, o, est), true);
+  std::string status = std::get<std::string>(*r.scalar("own_plan_status"));
+  EXPECT_EQ(status.rfind("pruned: needs " + two(need) + " GiB per GPU of " + two(capacity) + " (" + two(capacity - o.min_headroom_bytes) +
+                             " usable with --headroom-gib)",
+                         0),
+            0u)
+      << status;
+  // Python's keyword where the search was given by it.
+  o.python_names = true;
+  r = plan_result(s, o, est, search(s, o, est), true);
+  status = std::get<std::string>(*r.scalar("own_plan_status"));
+  EXPECT_NE(status.find("usable with headroom_gib)"), std::string::npos) << status;
+}
+
 // Question (review of 2026-12-07): are step times equal to a relative 1e-12 one time, ranked in
 // enumeration order and counted as one? 1f1b and gpipe over one micro-batch are one execution,
 // 2.2e-16 s apart by summation order: the later-enumerated 1f1b (--schedules gpipe,1f1b) had ranked
