@@ -7,6 +7,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -232,13 +233,23 @@ struct PassTime {
   // Of deferred_dp_s: the traffic of groups that leave the scale-up domain (on the network card),
   // whole: the DP stream runs it call after call, waiting through each call's latency steps.
   double deferred_nic_dp_s[2] = {};  // by group: DP, EDP
-  // Of deferred_nic_dp_s: the DP and the EDP group's bandwidth parts, the card time they take
-  // (their latency steps leave the card free).
+  // Of deferred_nic_dp_s: the DP and the EDP group's bandwidth parts (their latency steps leave
+  // the card free).
   double deferred_nic_wire_s[2] = {};
+  // The card time those bandwidth parts take: each collective's over its share of the card
+  // (card_fraction; a DP ring with eight members a node on H800 is bound by NVLink and draws about
+  // 0.43 of the card over its bandwidth part). Review of 2026-12-07: the whole bandwidth part had
+  // counted as card time, and MoE ZeRO-3 plans on H800 read 5-8% above simulate (below, Streams).
+  double deferred_nic_card_s[2] = {};
+  // And the scale-up port time they take (their share of it, card_fraction's scale_up): two such
+  // rings with several members a domain share the port as the card.
+  double deferred_nic_up_s[2] = {};
   // Other collectives that leave the scale-up domain (a CP ring, expert all-to-alls, TP or a
   // pipeline across nodes), hidden or not: they share the network card with deferred_nic_dp_s.
-  // Their bandwidth part only (Estimator::collective_wire_s): a collective's latency steps leave
-  // the card to the DP traffic, as simulate's contention shares only the bandwidth part.
+  // The card time of their bandwidth part only (Estimator::collective_wire_s, times their share
+  // of the card, card_fraction; the whole bandwidth part before the review of 2026-12-07): a
+  // collective's latency steps leave the card to the DP traffic, as simulate's contention shares
+  // only the bandwidth part.
   double nic_comm_s = 0;
   // Of nic_comm_s: the collectives whose stretch on the shared card lengthens the pass (the share
   // of the card's sharing stretch, settle_dp, each pass is charged): the blocking ones and those
@@ -249,22 +260,35 @@ struct PassTime {
   // where each starts in the pass (the compute and blocking communication before it), its
   // bandwidth part, its group and its slack (how long the compute beside it outlasts it: 0 for a
   // blocking one). The DP traffic in flight when one starts shares the card with it (settle_dp).
-  // More than kMaxNicEvents in a pass: the last one carries the rest.
+  // Its shares of the card and of the scale-up port over its bandwidth part (card_fraction; a TP
+  // ring across H800 nodes, eight members a node, is bound by NVLink and draws 0.43 of the card:
+  // review of 2026-12-07, all had been taken as bound by the card).
+  // More than kMaxNicEvents in a pass: the last one carries the rest (its shares averaged by
+  // bandwidth part).
   static constexpr int kMaxNicEvents = 8;
   int nic_events = 0;
   double nic_event_at_s[kMaxNicEvents] = {}, nic_event_wire_s[kMaxNicEvents] = {}, nic_event_slack_s[kMaxNicEvents] = {};
+  double nic_event_card[kMaxNicEvents] = {}, nic_event_up[kMaxNicEvents] = {};
   uint8_t nic_event_group[kMaxNicEvents] = {};  // GroupKind
-  void add_nic_event(double wire_s, GroupKind g, double slack_s) {
+  void add_nic_event(double wire_s, GroupKind g, double slack_s, double card, double up) {
     nic_blocking_s += wire_s;
     if (nic_events < kMaxNicEvents) {
       const int k = nic_events++;
       nic_event_at_s[k] = compute_s + blocking_comm_s;
       nic_event_wire_s[k] = wire_s;
       nic_event_slack_s[k] = slack_s;
+      nic_event_card[k] = card;
+      nic_event_up[k] = up;
       nic_event_group[k] = static_cast<uint8_t>(g);
     } else {
-      nic_event_wire_s[kMaxNicEvents - 1] += wire_s;
-      nic_event_slack_s[kMaxNicEvents - 1] += slack_s;
+      const int k = kMaxNicEvents - 1;
+      const double total = nic_event_wire_s[k] + wire_s;
+      if (total > 0) {
+        nic_event_card[k] = (nic_event_card[k] * nic_event_wire_s[k] + card * wire_s) / total;
+        nic_event_up[k] = (nic_event_up[k] * nic_event_wire_s[k] + up * wire_s) / total;
+      }
+      nic_event_wire_s[k] = total;
+      nic_event_slack_s[k] += slack_s;
     }
   }
   double by_class[kOpClasses] = {};
@@ -287,6 +311,8 @@ struct PassTime {
     for (int i = 0; i < 2; ++i) {
       deferred_nic_dp_s[i] += times * o.deferred_nic_dp_s[i];
       deferred_nic_wire_s[i] += times * o.deferred_nic_wire_s[i];
+      deferred_nic_card_s[i] += times * o.deferred_nic_card_s[i];
+      deferred_nic_up_s[i] += times * o.deferred_nic_up_s[i];
     }
     nic_comm_s += times * o.nic_comm_s;
     nic_blocking_s += times * o.nic_blocking_s;
@@ -456,6 +482,8 @@ struct WeightOps {
   }
 };
 
+double card_fraction(const Collective& c, const Workload& w, const Fabric& f, double* scale_up = nullptr);
+
 // Estimator::collective_time_s of c and, where wire_s is given, its collective_wire_s, from one
 // choice of algorithm: the two ask the registry for the same (bytes per call, group, fabric). Review
 // of 2026-12-07 (the plan search's speed): eval_steps asked twice for every collective on the card.
@@ -499,7 +527,10 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps, WeightOps* wei
       const double t = collective_time_and_wire_s(c.est, col, c.w, c.fabric, nic ? &wire : nullptr);
       local.add_comm(col.group, t);
       const bool dp = col.group == GroupKind::DP || col.group == GroupKind::EDP;
-      if (nic && !dp) local.nic_comm_s += wire;
+      // Its shares of the card and the scale-up port (card_fraction), for the card's sharing.
+      double card = 0.0, up = 0.0;
+      if (nic) card = card_fraction(col, c.w, c.fabric, &up);
+      if (nic && !dp) local.nic_comm_s += wire * card;
       if (col.overlappable && col.hides_behind_next) {
         // Only the next compute step hides it (ring attention beside its attention).
         double beside = 0;
@@ -515,7 +546,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps, WeightOps* wei
         // outlasts its cover. Before 2026-12-06 only a saturated card was charged for it: Llama 3
         // 8B at cp 16 over two H100 nodes with ZeRO-3, whose K/V sends each take about twice their
         // time beside the ZeRO traffic, read 2.497 s where simulate reads 3.168 s (review).
-        if (nic && !dp) local.add_nic_event(wire, col.group, std::max(0.0, beside + slow - t));
+        if (nic && !dp) local.add_nic_event(wire, col.group, std::max(0.0, beside + slow - t), card, up);
         local.compute_s += slow;
         local.interference_s += slow;
         local.blocking_comm_s += exposed;
@@ -531,6 +562,8 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps, WeightOps* wei
           const int g = col.group == GroupKind::EDP ? 1 : 0;
           local.deferred_nic_dp_s[g] += t;
           local.deferred_nic_wire_s[g] += wire;
+          local.deferred_nic_card_s[g] += wire * card;
+          local.deferred_nic_up_s[g] += wire * up;
         }
         local.deferred_by_group[static_cast<int>(col.group)] += t;
         local.deferred_count = 1;  // one unit per block execution (its gathers or reduce-scatters together)
@@ -538,7 +571,7 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps, WeightOps* wei
         local.overlap_comm_s += t;
         overlapped_by_group[static_cast<int>(col.group)] += t;
       } else {
-        if (nic && !dp) local.add_nic_event(wire, col.group, 0.0);
+        if (nic && !dp) local.add_nic_event(wire, col.group, 0.0, card, up);
         local.blocking_comm_s += t;
         local.add_exposed(col.group, t);
         if (dp) {
@@ -606,7 +639,9 @@ PassTime eval_steps(const Ctx& c, const std::vector<Step>& steps, WeightOps* wei
 // the DP and EDP collectives each on its group's stream, beside each other and the blocking one,
 // and shares the card max-min fairly (sim::Network, all three bound by the card): a blocking
 // collective of bandwidth part c that starts while the streams hold b_DP and b_EDP of card time
-// ends sum_g min(b_g, c) late (nic_sharing_stretch_s), and the DP traffic min(c, max_g b_g) late.
+// ends sum_g min(b_g, c) late (nic_sharing_stretch_s), and the DP traffic min(c, max_g b_g) late,
+// where the card bounds all three; each by its share of the card and the scale-up port since the
+// review of 2026-12-07 (meet_card).
 // Before 2026-12-06 only a saturated card was charged (settle_dp's D_nic + C_nic bound): a
 // layer's gradient reduce-scatters, issued as its backward ends, run beside the next layer's
 // first all-to-all, and Qwen3-30B-A3B at ep 16 over 32 H100 with ZeRO-3 read 2.486 s where
@@ -619,6 +654,7 @@ struct NicEvent {
   double at_s = 0, wire_s = 0;  // start in the unit's window (compute before it), bandwidth part
   GroupKind group = GroupKind::EP;
   double slack_s = 0;  // how long the compute beside it outlasts it (0: blocking)
+  double card = 1, up = 0;  // its shares of the card and the scale-up port (card_fraction)
 };
 // What a stretch on the card adds to the pass: the part that outlasts the collective's cover.
 double nic_pass_delay_s(const NicEvent& ev, double stretch_s) { return std::max(0.0, stretch_s - ev.slack_s); }
@@ -636,19 +672,186 @@ struct DpUnit {
   // next one's gathers): its mix is taken as the unit's.
   int nic_first = 0, nic_count = 0;
   double nic_wire_s[2] = {0.0, 0.0};
+  double nic_card_s[2] = {0.0, 0.0};  // the card time of those bandwidth parts (card_fraction)
+  double nic_up_s[2] = {0.0, 0.0};    // and their scale-up port time
   double off_card_s = 0;
 };
 
-// The card time still queued on the DP streams (card_s), by group: the DP and the EDP stream run
-// side by side and drain at one rate until the one with less work (of a unit's mix own_s) is done.
+// The DP and the EDP stream's shares of the links they cross (PassTime::deferred_nic_card_s and
+// deferred_nic_up_s over deferred_nic_wire_s): card[g], the network card's, and up[g], the
+// scale-up port's, over stream g's bandwidth part. A stream without traffic takes the other's
+// (split_card_backlog gives it a share of a backlog all the same).
+struct StreamShares {
+  double card[2] = {1.0, 1.0}, up[2] = {0.0, 0.0};
+  StreamShares() = default;
+  StreamShares(const double wire_s[2], const double card_s[2], const double up_s[2]) {
+    bool has[2];
+    for (int g = 0; g < 2; ++g) {
+      has[g] = wire_s[g] > 0;
+      if (has[g]) {
+        card[g] = std::clamp(card_s[g] / wire_s[g], 0.0, 1.0);
+        up[g] = std::clamp(up_s[g] / wire_s[g], 0.0, 1.0);
+      }
+    }
+    for (int g = 0; g < 2; ++g)
+      if (!has[g] && has[1 - g]) {
+        card[g] = card[1 - g];
+        up[g] = up[1 - g];
+      }
+  }
+  // How much slower than alone the two run side by side: simulate's max-min sharing gives both
+  // 1 / (d_DP + d_EDP) of their speed where they oversubscribe the card, likewise the scale-up
+  // port; where both fit, their idle speed.
+  double together() const { return std::max({1.0, card[0] + card[1], up[0] + up[1]}); }
+};
+// Up to three flows on the network card and the scale-up port, shared max-min fairly as
+// simulate's links share them (sim::Network: progressive filling, each flow at most its idle
+// speed; a flow draws card[i] and up[i] of the two links at its idle speed): flow i moves work[i]
+// of bandwidth part and ends at end[i] (0 without work); moved[i], how far each had moved when
+// flow 0 ended (its whole work where flow 0 has none).
+void share_links(int n, const double work[], const double card[], const double up[], double end[], double moved[]) {
+  double rem[3], rate[3];
+  bool active[3];
+  for (int i = 0; i < n; ++i) {
+    rem[i] = std::max(0.0, work[i]);
+    active[i] = rem[i] > 0;
+    end[i] = 0;
+    moved[i] = rem[i];
+  }
+  bool first_open = active[0];
+  double t = 0;
+  for (int round = 0; round < n; ++round) {
+    int left = 0;
+    for (int i = 0; i < n; ++i) left += active[i] ? 1 : 0;
+    if (left == 0) break;
+    // Progressive filling: the unfrozen flows rise together until a link they draw on is full.
+    bool frozen[3];
+    double cap[2] = {1.0, 1.0}, x = 0;
+    for (int i = 0; i < n; ++i) {
+      frozen[i] = !active[i];
+      rate[i] = 0;
+    }
+    while (left > 0) {
+      double sum[2] = {0.0, 0.0};
+      for (int i = 0; i < n; ++i)
+        if (!frozen[i]) {
+          sum[0] += card[i];
+          sum[1] += up[i];
+        }
+      double delta = 1.0 - x;
+      for (int l = 0; l < 2; ++l)
+        if (sum[l] > 0) delta = std::min(delta, std::max(0.0, cap[l]) / sum[l]);
+      x += delta;
+      for (int l = 0; l < 2; ++l) cap[l] -= delta * sum[l];
+      const bool top = x >= 1.0 - 1e-12;
+      for (int i = 0; i < n; ++i)
+        if (!frozen[i] && (top || (card[i] > 0 && cap[0] <= 1e-12) || (up[i] > 0 && cap[1] <= 1e-12))) {
+          frozen[i] = true;
+          rate[i] = std::min(1.0, x);
+          --left;
+        }
+    }
+    double dt = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < n; ++i)
+      if (active[i] && rate[i] > 0) dt = std::min(dt, rem[i] / rate[i]);
+    if (!std::isfinite(dt)) break;
+    t += dt;
+    for (int i = 0; i < n; ++i) {
+      if (!active[i]) continue;
+      if (rem[i] / rate[i] <= dt * (1.0 + 1e-12)) {
+        rem[i] = 0;
+        active[i] = false;
+        end[i] = t;
+      } else {
+        rem[i] -= rate[i] * dt;
+      }
+    }
+    if (first_open && !active[0]) {
+      first_open = false;
+      for (int i = 0; i < n; ++i) moved[i] = std::max(0.0, work[i]) - rem[i];
+    }
+  }
+}
+// A collective on the card (bandwidth part c, shares a of the card and a_up of the scale-up
+// port) beside the DP and EDP streams' backlogs b (their bandwidth parts still to run, shares
+// sh), by share_links: how much later it ends (stretch), how much later the streams end than
+// without it (delay), and how far each stream moved while it ran (moved). Where the card bounds
+// all three (the shares 1, as taken before the review of 2026-12-07) the stretch is sum_g min(b_g,
+// c) and the delay min(c, max_g b_g); a stream bound by NVLink (a dense DP ring with eight members
+// a node on H800 draws 0.43 of the card) stretches it by 0.43 min(b, c).
+struct CardMeet {
+  double stretch = 0, delay = 0, moved[2] = {0.0, 0.0};
+};
+CardMeet meet_card(double c, double a, double a_up, const double b[2], const StreamShares& sh) {
+  CardMeet m;
+  if (!(c > 0)) return m;
+  const double work[3] = {c, std::max(0.0, b[0]), std::max(0.0, b[1])};
+  if (!(work[1] + work[2] > 0)) return m;
+  const double card[3] = {a, sh.card[0], sh.card[1]}, up[3] = {a_up, sh.up[0], sh.up[1]};
+  // The streams alone: two flows run at one rate, 1 / together() while both have work (a link
+  // both draw on binds first), then the other at its idle speed.
+  const int s = work[1] <= work[2] ? 1 : 2, big = 3 - s;
+  const double pair = sh.together(), alone = work[big] + work[s] * (pair - 1.0);
+  // Where every flow of a phase draws on the link that binds it (the card, which all of them
+  // cross, or the port), they move at one rate, 1 / max(1, card sum, port sum): the phases in
+  // closed form (plan search meets this millions of times). Else (an NVLink-bound pair beside a
+  // flow without an NVLink hop) the flows are shared step by step (share_links).
+  auto one_rate = [&](std::initializer_list<int> flows, double& factor) {
+    double sc = 0, su = 0;
+    bool all_card = true, all_up = true;
+    for (const int i : flows) {
+      sc += card[i];
+      su += up[i];
+      all_card = all_card && card[i] > 0;
+      all_up = all_up && up[i] > 0;
+    }
+    factor = std::max({1.0, sc, su});
+    return factor <= 1.0 || (sc >= su && all_card) || (su >= sc && all_up);
+  };
+  double f3 = 1, f2 = 1;
+  if (one_rate({0, 1, 2}, f3) && one_rate({0, big}, f2)) {
+    const double m1 = std::min(work[s], c), m2 = std::min(work[big], c);
+    // The collective runs beside both streams for m1 of its work, beside the bigger for m2 - m1.
+    const double end_c = m1 * f3 + (m2 - m1) * f2 + (c - m2);
+    double end_streams;
+    if (c >= work[big]) end_streams = m1 * f3 + (m2 - m1) * f2;  // both done beside it
+    else if (c >= work[s]) end_streams = end_c + (work[big] - c);
+    else end_streams = end_c + (work[s] - c) * pair + (work[big] - work[s]);
+    m.stretch = std::max(0.0, end_c - c);
+    m.delay = std::max(0.0, end_streams - alone);
+    m.moved[0] = std::min(work[1], c);
+    m.moved[1] = std::min(work[2], c);
+    return m;
+  }
+  double end[3], moved[3];
+  share_links(3, work, card, up, end, moved);
+  m.stretch = std::max(0.0, end[0] - c);
+  m.delay = std::max(0.0, std::max(end[1], end[2]) - alone);
+  m.moved[0] = moved[1];
+  m.moved[1] = moved[2];
+  return m;
+}
+// How long the two streams' bandwidth parts wire_s[2] take side by side: at together()'s pace
+// until the smaller is done, max(w) + min(w) (together - 1); their sum where the card bounds both.
+// Review of 2026-12-07: the sum always, and a dense DP ring with eight members a node on H800
+// (NVLink 160 GB/s against the node's eight cards of 47 GB/s) is bound by NVLink, drawing 0.43 of
+// the card: beside the expert (EDP) ring, one member a node, both run at 1 / 1.43 of their speed
+// in simulate, not one after the other.
+double streams_card_s(const double wire_s[2], const StreamShares& sh) {
+  const double lo = std::min(wire_s[0], wire_s[1]), hi = std::max(wire_s[0], wire_s[1]);
+  return hi + lo * (sh.together() - 1.0);
+}
+// The bandwidth parts still queued on the DP streams (card_s of the two streams' time side by
+// side, streams_card_s), by group: the DP and the EDP stream run side by side at one pace
+// (StreamShares::together) until the one with less work (of a unit's mix own_s) is done.
 // dp_units_exposed_s times the two as one queue (free); of what it holds, the latency steps and
 // the traffic inside the domain (a unit's off_card_s) take no card time.
-void split_card_backlog(double card_s, const double own_s[2], double out_s[2]) {
+void split_card_backlog(double card_s, const double own_s[2], const StreamShares& sh, double out_s[2]) {
   const int big = own_s[1] > own_s[0] ? 1 : 0;
   const double diff = own_s[big] - own_s[1 - big];
-  const double small = card_s > diff ? (card_s - diff) / 2 : 0.0;
+  const double small = card_s > diff ? (card_s - diff) / sh.together() : 0.0;
   out_s[1 - big] = small;
-  out_s[big] = card_s - small;
+  out_s[big] = small + std::min(card_s, diff);
 }
 // Exposed DP time of a pass of units in execution order: end of both streams less the windows.
 // With `events`: the units' card events, their offsets scaled by offset_scale (the windows'
@@ -662,6 +865,8 @@ double dp_units_exposed_s(const std::vector<DpUnit>& units, const NicEvent* even
   double next_gather_end = 0;
   for (size_t u = 0; u < units.size(); ++u) {
     const DpUnit& x = units[u];
+    // The unit's streams' shares of the card and the port (its traffic's mix).
+    const StreamShares sh = events && x.nic_count > 0 ? StreamShares(x.nic_wire_s, x.nic_card_s, x.nic_up_s) : StreamShares();
     for (int rep = 0; rep < x.count; ++rep) {
       if (first) {
         next_gather_end = free = free + x.gather_s;
@@ -692,11 +897,15 @@ double dp_units_exposed_s(const std::vector<DpUnit>& units, const NicEvent* even
         if (mid_due && off >= x.mid_offset_s) mid();
         const double at = cs + off, backlog = std::max(0.0, free - at - x.off_card_s);
         if (!(backlog > 0) || !(x.nic_wire_s[0] + x.nic_wire_s[1] > 0)) continue;
+        // Each stream and the collective draw their shares of the card and the scale-up port
+        // (meet_card, as walk_card); before the review of 2026-12-07 all were taken as bound by
+        // the card: a collective of bandwidth part c beside backlogs b_g ended sum_g min(b_g, c)
+        // late, the streams min(c, max_g b_g).
         double b[2];
-        split_card_backlog(backlog, x.nic_wire_s, b);
-        const double stretch = nic_sharing_stretch_s(ev.wire_s, b);
-        if (!(stretch > 0)) continue;
-        const double dp_delay = std::min(ev.wire_s, std::max(b[0], b[1]));
+        split_card_backlog(backlog, x.nic_wire_s, sh, b);
+        const CardMeet meet = meet_card(ev.wire_s, ev.card, ev.up, b, sh);
+        const double stretch = meet.stretch, dp_delay = meet.delay;
+        if (!(stretch > 0) && !(dp_delay > 0)) continue;
         const double late = nic_pass_delay_s(ev, stretch);
         cs += late;
         if (next_gather_end > at) next_gather_end += dp_delay;
@@ -733,9 +942,23 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>
   // bandwidth parts (PassTime::nic_comm_s): the stream loses the card only while they transfer.
   // A DP stream that does not fill the pass still slows the blocking collectives it overlaps
   // (NicEvent, dp_units_exposed_s): their stretch lengthens the pass, and counts toward the bound.
-  const double Dn = std::max({a.deferred_nic_dp_s[0] + b.deferred_nic_dp_s[0], a.deferred_nic_dp_s[1] + b.deferred_nic_dp_s[1],
-                              a.deferred_nic_wire_s[0] + b.deferred_nic_wire_s[0] + a.deferred_nic_wire_s[1] + b.deferred_nic_wire_s[1]});
+  // A stream draws d_g of the card over its bandwidth part (StreamShares; 1 before the review of
+  // 2026-12-07): it loses d_g of C_nic, and the card carries the streams' card time and C_nic
+  // (now the others' card time, their bandwidth parts times their own shares).
   const double Cn = a.nic_comm_s + b.nic_comm_s;
+  double DnCn = 0;
+  {
+    double wire[2], on_card[2], on_up[2];
+    for (int g = 0; g < 2; ++g) {
+      wire[g] = a.deferred_nic_wire_s[g] + b.deferred_nic_wire_s[g];
+      on_card[g] = a.deferred_nic_card_s[g] + b.deferred_nic_card_s[g];
+      on_up[g] = a.deferred_nic_up_s[g] + b.deferred_nic_up_s[g];
+    }
+    const StreamShares sh(wire, on_card, on_up);
+    for (int g = 0; g < 2; ++g)
+      if (const double s = a.deferred_nic_dp_s[g] + b.deferred_nic_dp_s[g]; s > 0) DnCn = std::max(DnCn, s + sh.card[g] * Cn);
+    if (on_card[0] + on_card[1] > 0) DnCn = std::max(DnCn, on_card[0] + on_card[1] + Cn);
+  }
   // Exposed DP time with the pass's compute stretched by `stretch_s` (spread over its windows).
   double unit_windows = 0;
   if (units)
@@ -763,7 +986,7 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>
       nic_stretch_s = 0;
       e = std::max(D / n, D - (W + stretch_s) * (n - 1) / n);
     }
-    if (Dn > 0 && Cn > 0) e = std::min(D, std::max(e, Dn + Cn - W - stretch_s - nic_stretch_s));
+    if (DnCn > 0 && Cn > 0) e = std::min(D, std::max(e, DnCn - W - stretch_s - nic_stretch_s));
     return e;
   };
   double exposed = exposed_with(0);
@@ -831,6 +1054,8 @@ void settle_dp(const Ctx& c, PassTime& a, PassTime& b, const std::vector<DpUnit>
   for (int g = 0; g < 2; ++g) {
     bwd.deferred_nic_dp_s[g] = wgt.deferred_nic_dp_s[g] = 0;
     bwd.deferred_nic_wire_s[g] = wgt.deferred_nic_wire_s[g] = 0;
+    bwd.deferred_nic_card_s[g] = wgt.deferred_nic_card_s[g] = 0;
+    bwd.deferred_nic_up_s[g] = wgt.deferred_nic_up_s[g] = 0;
   }
   bwd.deferred_count = wgt.deferred_count = 0;
 }
@@ -857,7 +1082,7 @@ struct ChunkDpUnits {
     for (const PassTime* x : passes) {
       for (int k = 0; k < x->nic_events; ++k)
         events.push_back({at + x->nic_event_at_s[k], x->nic_event_wire_s[k], static_cast<GroupKind>(x->nic_event_group[k]),
-                          x->nic_event_slack_s[k]});
+                          x->nic_event_slack_s[k], x->nic_event_card[k], x->nic_event_up[k]});
       at += x->compute_s + x->blocking_comm_s;
     }
     u.nic_count = static_cast<int>(events.size()) - u.nic_first;
@@ -867,15 +1092,26 @@ struct ChunkDpUnits {
   // sharing only the card, so together they last max(t_DP, t_EDP, card_DP + card_EDP) where one
   // queue would take t_DP + t_EDP (review of 2026-12-06: ZeRO-3 plans bound by that traffic read
   // up to 9% slower than simulate, which runs the groups on streams of their own).
+  // card: the two streams' bandwidth parts side by side on the card (streams_card_s), their sum
+  // where the card bounds both; before 2026-12-07 (review) their sum always, so that a DP ring
+  // bound by NVLink (H800: 160 GB/s against eight cards of 47 GB/s) queued behind the expert
+  // traffic: Qwen3-30B-A3B at ep 8 on 32 H800 with ZeRO-3 at 1024 tokens read 1.080 s against
+  // simulate's 1.019 s, at ep 16 0.626 s against 0.578 s.
   struct Streams {
     double t[2] = {0.0, 0.0}, card = 0;
     Streams(std::initializer_list<std::initializer_list<const PassTime*>> lists) {
+      double wire[2] = {0.0, 0.0}, on_card[2] = {0.0, 0.0}, on_up[2] = {0.0, 0.0};
       for (const auto& passes : lists)
         for (const PassTime* x : passes) {
           t[0] += x->deferred_by_group[static_cast<int>(GroupKind::DP)];
           t[1] += x->deferred_by_group[static_cast<int>(GroupKind::EDP)];
-          card += x->deferred_nic_wire_s[0] + x->deferred_nic_wire_s[1];
+          for (int g = 0; g < 2; ++g) {
+            wire[g] += x->deferred_nic_wire_s[g];
+            on_card[g] += x->deferred_nic_card_s[g];
+            on_up[g] += x->deferred_nic_up_s[g];
+          }
         }
+      card = streams_card_s(wire, StreamShares(wire, on_card, on_up));
     }
     double together_s() const { return std::max({t[0], t[1], card}); }
     // The share of the serial time (the streams one after the other) they take side by side.
@@ -886,7 +1122,11 @@ struct ChunkDpUnits {
     u.reduce_s *= Streams({reduces}).scale();
     for (const auto& passes : {gathers, reduces})
       for (const PassTime* x : passes)
-        for (int g = 0; g < 2; ++g) u.nic_wire_s[g] += x->deferred_nic_wire_s[g];
+        for (int g = 0; g < 2; ++g) {
+          u.nic_wire_s[g] += x->deferred_nic_wire_s[g];
+          u.nic_card_s[g] += x->deferred_nic_card_s[g];
+          u.nic_up_s[g] += x->deferred_nic_up_s[g];
+        }
     // What the two streams hold beyond the card's time (latency steps, traffic inside the domain).
     const Streams all({gathers, reduces});
     u.off_card_s = std::max(0.0, all.together_s() - all.card);
@@ -1227,8 +1467,11 @@ struct ChunkedOverlap {
 // The share of the network card a collective takes over its bandwidth part, as simulate's links
 // draw on it (sim::describe_collective, the same terms: each link class's time alone, relative to
 // the slowest): 1 where the card is its slowest link, less where the scale-up links (a ring with
-// several members a domain) or the leaf uplinks bound it; 0 inside one domain.
-double card_fraction(const Collective& c, const Workload& w, const Fabric& f) {
+// several members a domain) or the leaf uplinks bound it; 0 inside one domain. scale_up: where
+// given, its share of the scale-up port likewise (describe_collective's nvlink_fraction, the
+// group's port share included), 0 for a group of one member a domain.
+double card_fraction(const Collective& c, const Workload& w, const Fabric& f, double* scale_up) {
+  if (scale_up) *scale_up = 0.0;
   const Group& g = w.group_of(c);
   if (g.size <= 1 || c.bytes <= 0 || g.domains <= 1) return 0.0;
   const double n = g.size, k = g.per_domain;
@@ -1260,7 +1503,9 @@ double card_fraction(const Collective& c, const Workload& w, const Fabric& f) {
     }
   }
   const double mx = std::max({nv_t, nic_t, up_t});
-  return mx > 0 && std::isfinite(mx) ? nic_t / mx : 0.0;
+  if (!(mx > 0) || !std::isfinite(mx)) return 0.0;
+  if (scale_up) *scale_up = nv_t / mx * f.up_share(c.kind == CollKind::SendRecv ? 2 : g.per_domain);
+  return nic_t / mx;
 }
 
 // The once-per-step DP traffic on the network card beside the blocking collectives that leave
@@ -1268,28 +1513,32 @@ double card_fraction(const Collective& c, const Workload& w, const Fabric& f) {
 // over a rank's last backward as its layers release their gradients, and the overlapped parameter
 // gathers (distributed optimizer) at the step's start, beside the first forward. simulate shares
 // the card max-min fairly among them and an expert all-to-all (or a TP collective across nodes),
-// which ends sum_g min(b_g, c) late (nic_sharing_stretch_s); ChunkedOverlap times the buckets
+// which ends up to sum_g min(b_g, c) late (meet_card); ChunkedOverlap times the buckets
 // against the passes, not the collectives they slow. Qwen3-30B-A3B at tp 2, cp 2, ep 16 on 128
 // A100 read 1.671 s with ZeRO-1 and 1.742 s with DDP against simulate's 1.781 s and 1.844 s
 // (-6.1%, -5.5%): simulate's first forward's all-to-alls took 37 ms more, the last backward's 63.
 //
 // The walk: the DP and EDP streams' backlogs b[2] (their bandwidth parts still to run) drain
-// between the blocking collectives, and during one of bandwidth part c each stream moves min(b_g,
-// c) of its backlog while the collective takes d_g min(b_g, c) longer, d_g the share of the card
-// the stream's collectives take (card_fraction: 1 where the card is their slowest link, as for the
-// EDP pairs; a dense DP ring with eight members a node on H800 is bound by NVLink and draws about
-// 0.3 of it). The streams' latency steps are left on the card (more collectives would meet a
-// backlog); a pass's events are ChunkDpUnits' (at most PassTime::kMaxNicEvents a pass, the last
+// between the blocking collectives, and during one of bandwidth part c each stream moves up to
+// min(b_g, c) of its backlog while the collective takes longer (meet_card: with the card bounding
+// the collective, d_g min(b_g, c) for one stream), d_g the share of the card the stream's
+// collectives take (card_fraction: 1 where the card is their slowest link, as for the EDP pairs; a
+// dense DP ring with eight members a node on H800 is bound by NVLink and draws about 0.43 of it),
+// and the collective's own share likewise (a TP ring across H800 nodes: about 0.43; taken as 1
+// before the review of 2026-12-07). The streams' latency steps are left on the card (more
+// collectives would meet a backlog); a pass's events are ChunkDpUnits' (at most PassTime::kMaxNicEvents a pass, the last
 // carrying the rest). Before 2026-12-06 every stream was taken as bound by the card (review: the
 // buckets of a DeepSeek-V3 stage of four MoE layers at dp 128 on H800 stretched its last
 // backward's all-to-alls by 27 ms where simulate's links stretch them by 8 ms).
 //
 // Two streams in flight run at their idle speed where the card holds both (d_DP + d_EDP <= 1),
-// else at 1 / (d_DP + d_EDP) of it (max-min fair); one alone at its idle speed.
-void drain_card(double b[2], const double d[2], double dt) {
+// else at 1 / (d_DP + d_EDP) of it (max-min fair), likewise on the scale-up port
+// (StreamShares::together; the card's alone before the review of 2026-12-07); one alone at its
+// idle speed.
+void drain_card(double b[2], const StreamShares& sh, double dt) {
   if (!(dt > 0)) return;
   if (b[0] > 0 && b[1] > 0) {
-    const double rate = d[0] + d[1] > 1 ? 1.0 / (d[0] + d[1]) : 1.0;
+    const double rate = 1.0 / sh.together();
     const double first = std::min(b[0], b[1]) / rate;  // until one of them is done
     if (dt <= first) {
       b[0] -= rate * dt;
@@ -1308,18 +1557,18 @@ struct CardRelease {
   double at_s = 0;
   double wire_s[2] = {0.0, 0.0};
 };
-// One pass's units in execution order beside stream backlogs b (updated) of card shares d;
+// One pass's units in execution order beside stream backlogs b (updated) of link shares sh;
 // releases (in time order) join the backlog as the pass reaches them. Returns the stretch, and
-// adds it per group of the blocking collectives to by_group; the DP streams' own delay, max_g d_g
-// min(c, b_g) a collective, to dp_delay_s.
-double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, double b[2], const double d[2],
+// adds it per group of the blocking collectives to by_group; the DP streams' own delay (meet_card;
+// max_g d_g min(c, b_g) a collective before the review of 2026-12-07), to dp_delay_s.
+double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, double b[2], const StreamShares& sh,
                  const std::vector<CardRelease>* releases, double* by_group, double* dp_delay_s = nullptr) {
   double t = 0, unit_start = 0, stretch = 0;
   size_t next = 0;
   auto release_until = [&](double at) {
     for (; releases && next < releases->size() && (*releases)[next].at_s <= at; ++next) {
       const CardRelease& x = (*releases)[next];
-      drain_card(b, d, x.at_s - t);
+      drain_card(b, sh, x.at_s - t);
       t = std::max(t, x.at_s);
       for (int g = 0; g < 2; ++g) b[g] += x.wire_s[g];
     }
@@ -1331,20 +1580,16 @@ double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, doubl
         const NicEvent& ev = events[x.nic_first + k];
         const double at = unit_start + ev.at_s;
         release_until(at);
-        drain_card(b, d, at - t);
+        drain_card(b, sh, at - t);
         t = std::max(t, at);
-        double moved[2], late[2];
-        for (int g = 0; g < 2; ++g) {
-          moved[g] = std::clamp(b[g], 0.0, std::max(0.0, ev.wire_s));
-          late[g] = d[g] * moved[g];
-        }
-        const double s = nic_pass_delay_s(ev, late[0] + late[1]);
-        for (int g = 0; g < 2; ++g) b[g] -= moved[g];
+        const CardMeet meet = meet_card(ev.wire_s, ev.card, ev.up, b, sh);
+        const double s = nic_pass_delay_s(ev, meet.stretch);
+        for (int g = 0; g < 2; ++g) b[g] = std::max(0.0, b[g] - meet.moved[g]);
         // The streams moved that much while the collective ran: the walk's clock (the pass's
         // unstretched time) goes on from its end (it had gone on from its start, and the streams
         // drained at full rate over every collective's time a second time: review of 2026-12-06).
         t = std::max(t, at + std::max(0.0, ev.wire_s));
-        if (dp_delay_s) *dp_delay_s += std::max(late[0], late[1]);  // the streams' own delay
+        if (dp_delay_s) *dp_delay_s += meet.delay;  // the streams' own delay
         stretch += s;
         by_group[static_cast<int>(ev.group)] += s;
       }
@@ -1365,7 +1610,11 @@ double walk_card(const std::vector<DpUnit>& units, const NicEvent* events, doubl
 struct StepStreams {
   double t_s[2] = {0.0, 0.0};  // the DP and the EDP stream's overlapped collectives, as issued
   int buckets[2] = {0, 0};     // their buffers' bucket counts (ir::buckets_of); 0: no such stream
-  double card_s = 0;           // the card time both take (card_fraction of their bandwidth parts)
+  // The time both streams' bandwidth parts on the card take side by side (streams_card_s, from
+  // their shares of the card and the scale-up port, card_fraction); until the review of 2026-12-07
+  // the sum of their card times, which a stream bound by NVLink and larger than the other
+  // outlasts (a dense DP ring with eight members a node on H800, beside the expert one).
+  double card_s = 0;
   double serial_s = 0;         // the rest, one after another
   double overlapped_s() const { return std::max({t_s[0], t_s[1], card_s}); }
 };
@@ -1373,6 +1622,7 @@ StepStreams step_streams(const Ctx& c, const StepWork& sw, const Stage& st, cons
   const ParallelPlan& plan = c.w.scenario().plan;
   const bool overlap = grad ? plan.overlap_grad_reduce : plan.overlap_param_gather;
   StepStreams x;
+  double wire[2] = {0.0, 0.0}, on_card[2] = {0.0, 0.0}, on_up[2] = {0.0, 0.0};
   for (const auto& col : list) {
     const Collective issued = as_issued(col, sw, st, plan, grad);
     const double t = c.est.collective_time_s(issued, c.w, c.fabric);
@@ -1383,9 +1633,16 @@ StepStreams step_streams(const Ctx& c, const StepWork& sw, const Stage& st, cons
     const int g = col.group == GroupKind::EDP ? 1 : 0;
     x.t_s[g] += t;
     x.buckets[g] = std::max(x.buckets[g], buckets_of(sw, col));
-    // The card time it takes: its share of the card over its bandwidth part (card_fraction).
-    if (c.w.group_of(col).domains > 1) x.card_s += c.est.collective_wire_s(issued, c.w, c.fabric) * card_fraction(issued, c.w, c.fabric);
+    // Its bandwidth part and the card and port time it takes (card_fraction).
+    if (c.w.group_of(col).domains > 1) {
+      const double wire_s = c.est.collective_wire_s(issued, c.w, c.fabric);
+      double up = 0;
+      on_card[g] += wire_s * card_fraction(issued, c.w, c.fabric, &up);
+      on_up[g] += wire_s * up;
+      wire[g] += wire_s;
+    }
   }
+  if (wire[0] + wire[1] > 0) x.card_s = streams_card_s(wire, StreamShares(wire, on_card, on_up));
   return x;
 }
 
@@ -1460,14 +1717,17 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
   const size_t v = w.stages.empty() ? 1 : w.stages[0].chunks.size();
   out.first_fwd_s.assign(static_cast<size_t>(p) * v, 0.0);
   out.last_grad_s.assign(static_cast<size_t>(p) * v, 0.0);
-  // By rank and group (DP, EDP): the bandwidth parts, and the card time they take (card_fraction).
+  // By rank and group (DP, EDP): the bandwidth parts, and the card time and the scale-up port
+  // time they take (card_fraction).
   std::vector<std::array<double, 2>> gather(static_cast<size_t>(p)), sync(static_cast<size_t>(p));
   std::vector<std::array<double, 2>> gather_card(static_cast<size_t>(p)), sync_card(static_cast<size_t>(p));
+  std::vector<std::array<double, 2>> gather_up(static_cast<size_t>(p)), sync_up(static_cast<size_t>(p));
   bool any = false;
   for (int r = 0; r < p; ++r) {
     const auto& sw = w.step_per_stage[static_cast<size_t>(r)];
     gather[static_cast<size_t>(r)] = sync[static_cast<size_t>(r)] = {0.0, 0.0};
     gather_card[static_cast<size_t>(r)] = sync_card[static_cast<size_t>(r)] = {0.0, 0.0};
+    gather_up[static_cast<size_t>(r)] = sync_up[static_cast<size_t>(r)] = {0.0, 0.0};
     for (const auto* list : {&sw.grad_sync, &sw.param_gather}) {
       const bool grad = list == &sw.grad_sync;
       if (!(grad ? s.plan.overlap_grad_reduce : s.plan.overlap_param_gather) || (grad && split_weight)) continue;
@@ -1477,7 +1737,9 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
         const Collective issued = as_issued(col, sw, w.stages[static_cast<size_t>(r)], s.plan, grad);
         const double wire = c.est.collective_wire_s(issued, w, c.fabric);
         (grad ? sync : gather)[static_cast<size_t>(r)][static_cast<size_t>(g)] += wire;
-        (grad ? sync_card : gather_card)[static_cast<size_t>(r)][static_cast<size_t>(g)] += wire * card_fraction(issued, w, c.fabric);
+        double up = 0;
+        (grad ? sync_card : gather_card)[static_cast<size_t>(r)][static_cast<size_t>(g)] += wire * card_fraction(issued, w, c.fabric, &up);
+        (grad ? sync_up : gather_up)[static_cast<size_t>(r)][static_cast<size_t>(g)] += wire * up;
         any = any || wire > 0;
       }
     }
@@ -1498,12 +1760,10 @@ bool step_card_stretch(const Ctx& c, bool split_weight, BlockTimesOf&& block_tim
     const auto& sw = w.step_per_stage[static_cast<size_t>(r)];
     const auto& G = gather[static_cast<size_t>(r)];
     const auto& S = sync[static_cast<size_t>(r)];
-    // Each stream's share of the card: its collectives' card time over their bandwidth parts.
-    double dG[2], dS[2];
-    for (size_t g = 0; g < 2; ++g) {
-      dG[g] = G[g] > 0 ? std::min(1.0, gather_card[static_cast<size_t>(r)][g] / G[g]) : 0.0;
-      dS[g] = S[g] > 0 ? std::min(1.0, sync_card[static_cast<size_t>(r)][g] / S[g]) : 0.0;
-    }
+    // Each stream's shares of the card and the scale-up port: its collectives' card (port) time
+    // over their bandwidth parts.
+    const StreamShares dG(G.data(), gather_card[static_cast<size_t>(r)].data(), gather_up[static_cast<size_t>(r)].data());
+    const StreamShares dS(S.data(), sync_card[static_cast<size_t>(r)].data(), sync_up[static_cast<size_t>(r)].data());
     double params[2] = {0.0, 0.0};  // the rank's dense and expert parameters
     for (const auto& ch : stage.chunks)
       for (const auto& b : ch.blocks) {
@@ -1939,6 +2199,22 @@ std::vector<double> root_end_delays(const PipelineSchedule& s, const StageTimes&
 }
 
 }  // namespace
+
+LinkShares link_shares(const ir::Collective& c, const ir::Workload& w, const Fabric& f) {
+  LinkShares x;
+  x.card = card_fraction(c, w, f, &x.scale_up);
+  return x;
+}
+
+CardSharing card_sharing(double wire_s, const LinkShares& coll, const double backlogs_s[2], const LinkShares streams[2]) {
+  StreamShares sh;
+  for (int g = 0; g < 2; ++g) {
+    sh.card[g] = streams[g].card;
+    sh.up[g] = streams[g].scale_up;
+  }
+  const CardMeet m = meet_card(wire_s, coll.card, coll.scale_up, backlogs_s, sh);
+  return {m.stretch, m.delay};
+}
 
 struct EstimatorCaches {
   ir::OrderCache orders;

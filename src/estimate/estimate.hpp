@@ -152,6 +152,31 @@ StepEstimate estimate_step(const ir::Workload& w);
 // collective's (docs/models.md, Network card shared with DP traffic).
 double nic_sharing_stretch_s(double wire_s, std::span<const double> backlogs_s);
 
+// A collective's shares of the network card and of the scale-up port over its bandwidth part, as
+// simulate's links draw on them (sim::describe_collective's nic_fraction and nvlink_fraction: each
+// link class's time alone over the slowest one's, the port's times the group's share of it): the
+// card's is 1 where the card is its slowest link, less where NVLink or the leaf uplinks bound it
+// (a ring with eight members a node on H800, NVLink 160 GB/s against eight cards of about 47 GB/s:
+// about 0.43); both 0 for a group inside one domain. estimate charges a collective's card sharing
+// by these (review of 2026-12-07: it had taken every collective that leaves the domain as bound
+// by the card).
+struct LinkShares {
+  double card = 0, scale_up = 0;
+};
+LinkShares link_shares(const ir::Collective& c, const ir::Workload& w, const Fabric& f);
+
+// A collective of bandwidth part wire_s and link shares `coll`, started beside the DP and the EDP
+// stream with backlogs_s[g] of bandwidth parts still to run and shares streams[g], all three
+// sharing the card and the scale-up port max-min fairly (simulate's progressive filling, each
+// flow at most its idle speed): how much later the collective ends (stretch_s) and how much later
+// the two streams are done than without it (streams_delay_s). All bound by the card (card shares
+// 1): nic_sharing_stretch_s and min(wire_s, max_g backlogs_s[g]). A stream bound by the scale-up
+// port, drawing d < 1 of the card, slows a collective bound by the card by d min(backlog, wire_s).
+struct CardSharing {
+  double stretch_s = 0, streams_delay_s = 0;
+};
+CardSharing card_sharing(double wire_s, const LinkShares& coll, const double backlogs_s[2], const LinkShares streams[2]);
+
 // The per-op table of pipeline rank pp_rank (one row per op template: the steps of every distinct
 // block template, the pipeline transfers and the once-per-step work), with the same compute and
 // collective times as est.run(w). Per step on that rank, for each op class the rows' time_s x
