@@ -392,11 +392,12 @@ std::string plan_scenario_text(const std::string& job_text, const std::string& j
   }
 
   block_style(root);
+  std::vector<std::string> lines = header;
   auto emit = [&] {
     YAML::Emitter em;
     em << root;
     std::string text;
-    for (const auto& line : header) text += line.empty() ? "#\n" : "# " + comment_line(line) + "\n";
+    for (const auto& line : lines) text += line.empty() ? "#\n" : "# " + comment_line(line) + "\n";
     return text + em.c_str() + "\n";
   };
   // The search may have run the job's stack with its attention changed (restrict_to_framework:
@@ -414,7 +415,17 @@ std::string plan_scenario_text(const std::string& job_text, const std::string& j
       changed = true;
     }
     if (back.train.attention_peak_fraction != t.attention_peak_fraction) {
-      tr["attention_peak_fraction"] = t.attention_peak_fraction;
+      if (t.attention_peak_fraction > 0) {
+        tr["attention_peak_fraction"] = t.attention_peak_fraction;
+      } else {
+        // No cap (the search lifted the framework's): 0 is not a value a scenario may give, and
+        // leaving the key out gives the framework's cap back. A cap at the whole peak bounds
+        // nothing, as the accelerator's attention rate lies below its peak (review, 2026-12-07:
+        // an llm-foundry job under --any-framework-feature wrote 0, which estimate refused).
+        tr["attention_peak_fraction"] = 1.0;
+        lines.push_back("training.attention_peak_fraction: 1 lifts the framework's attention cap, as the search ran the plan "
+                        "(--any-framework-feature): attention at the accelerator's own rate");
+      }
       changed = true;
     }
     if (changed) text = emit();

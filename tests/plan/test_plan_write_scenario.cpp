@@ -140,6 +140,36 @@ TEST(PlanWriteScenario, AStackSearchedWithEveryFeatureWritesTheAttentionItRan) {
   EXPECT_EQ(yaml2.find("flash_attention"), std::string::npos) << yaml2;
 }
 
+// Question (review, 2026-12-07): is a stack whose attention cap the search lifted written as a
+// scenario that loads? llm-foundry's 2023 stack caps attention at 0.325 of the peak; under
+// --any-framework-feature the search runs it uncapped (attention_peak_fraction 0), which a
+// scenario may not state: the text had said 0 and plan_scenario_text's own read of it failed.
+TEST(PlanWriteScenario, ALiftedAttentionCapIsWrittenAsACapAtThePeak) {
+  const auto cat = sextant::test_catalogs::bundled();
+  const std::string text =
+      "model: mpt-7b\nsystem: a100-roce-1600g\naccelerator: a100-sxm-40gb\nnum_gpus: 8\nframework: llm-foundry\n"
+      "parallel: {tp: 1, pp: 1, zero_stage: 3}\ntraining: {global_batch: 64, micro_batch: 8, seq_len: 2048, precision: bf16}\n";
+  Scenario s = parse_scenario_for_search(text, "job.yaml", *cat);
+  ASSERT_GT(s.train.attention_peak_fraction, 0);
+  SearchArgs a;
+  a.any_framework_feature = true;
+  SearchOptions o = search_options(a);
+  o.max_micro_batch = 2;
+  restrict_to_framework(s, o, *cat, a);
+  ASSERT_EQ(s.train.attention_peak_fraction, 0);
+  const Estimator est;
+  const SearchOutcome out = search(s, o, est);
+  ASSERT_FALSE(out.ranking.empty());
+  const std::string yaml = plan_scenario_text(text, "job.yaml", {}, s, o, out, out.ranking[0], *cat, est, {});
+  EXPECT_NE(yaml.find("attention_peak_fraction: 1"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("lifts the framework's attention cap"), std::string::npos) << yaml;
+  const Scenario back = parse_scenario(yaml, "w.yaml", *cat);
+  EXPECT_EQ(back.train.attention_peak_fraction, 1.0);
+  // The written file runs at the step time the search gave it.
+  const double step_s = est.run(ir::lower(back)).step_time_s;
+  EXPECT_NEAR(step_s, out.evals.at(out.ranking[0]).step_time_s, 1e-9 * step_s);
+}
+
 TEST(PlanWriteScenario, AJobWithoutAScenarioFileIsWrittenWithItsOptions) {
   JobSpec j;
   j.model = "llama3-8b";
