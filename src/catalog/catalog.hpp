@@ -106,8 +106,10 @@ struct Accelerator {
 // fits it): the achieved rate of an (m x k)(k x n) GEMM is
 //   peak x gemm_peak_fraction x gemm_shape_factor(m, n, k, {h_m, h_n, h_k})
 // where each dimension x of role r contributes x / (x + h_r), normalised so that the 8192^3
-// reference shape (the MAMF shape that gemm_peak_fraction is measured at) has factor 1, capped at
-// 1 above it. h_r is the catalog's gemm_half_dim_<r>, or gemm_half_dim for every role where an
+// reference shape has factor 1, capped at 1 above it. gemm_peak_fraction is a MAMF rate, the best
+// of a shape sweep (2048x2048x13312 on the H100), not a rate measured at 8192^3; the catalog's
+// GPU half-dimensions are fitted to step times (docs/validation.md, Component fidelity), so at
+// such a best shape this model reads well below the measured kernel. h_r is the catalog's gemm_half_dim_<r>, or gemm_half_dim for every role where an
 // entry gives only that (Accelerator::gemm_half_dims).
 inline double gemm_dim_factor(double x, double half_dim) {
   const double v = (x / (x + half_dim)) / (8192.0 / (8192.0 + half_dim));
