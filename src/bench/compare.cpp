@@ -648,6 +648,8 @@ Comparison compare_runs(const RunRecord& a, const RunRecord& b, const CompareOpt
                  student_t_cutoff(opt.history_z, cc.run_to_run_dof) * std::sqrt(2.0) * cc.run_to_run_sd_log;
     };
     for (auto& cc : c.cases) {
+      if (std::isfinite(cc.run_to_run_sd_log) && cc.run_to_run_dof >= kMinDriftDof)
+        cc.drift_cutoff_fraction = std::expm1(student_t_cutoff(opt.history_z, cc.run_to_run_dof) * std::sqrt(2.0) * cc.run_to_run_sd_log);
       // Direction from the medians; where they are equal (a change of 0, which only passes the
       // effect filter at --min-effect 0), from the means, so a shifted tail is not an improvement.
       const double direction = cc.change_fraction != 0 ? cc.change_fraction : cc.mean_b - cc.mean_a;

@@ -108,6 +108,11 @@ struct CaseComparison {
   double run_to_run_sd_log = std::nan("");
   double run_to_run_dof = 0;
   int64_t history_count = 0;
+  // The largest change |B / A - 1| (the larger side of the log-symmetric cut-off) that reads as the
+  // host's drift (within_run_noise): exp(t x sqrt(2) x run_to_run_sd_log) - 1; NaN where the drift
+  // is not trusted (fewer than kMinDriftDof degrees of freedom). Printed, so that a verdict's
+  // threshold is not left to the reader's arithmetic (review, 2026-12-07).
+  double drift_cutoff_fraction = std::nan("");
 };
 
 struct Comparison {

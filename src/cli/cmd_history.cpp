@@ -221,12 +221,15 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   // estimate (2 (n - 1)^2 / (3 n - 4) for n runs in one stretch); run_to_run_dof_count before the
   // 2026-12-07 review, when it was the runs less one per stretch.
   t.add_f64("run_to_run_effective_dof_count");
+  // The change within which a significant one reads within_run_noise (NaN: drift not trusted).
+  t.add_f64("drift_cutoff_fraction");
   std::string first_change;
   for (const auto& x : c.cases) {
     t.add_row({x.suite, x.name, x.metric, x.median_a, x.median_b, x.change_fraction, x.p_value, x.min_p_value, x.method.empty() ? std::string("-") : x.method,
                x.count_a, x.count_b, x.verdict, x.parameter_changes.empty() ? std::string("-") : x.parameter_changes, x.spread_a, x.spread_b,
                x.direction, int64_t{x.unchecked_failure ? 1 : 0}, int64_t{x.family_excluded ? 1 : 0}, x.history_count,
-               std::isfinite(x.run_to_run_sd_log) ? std::expm1(x.run_to_run_sd_log) : std::nan(""), x.run_to_run_dof});
+               std::isfinite(x.run_to_run_sd_log) ? std::expm1(x.run_to_run_sd_log) : std::nan(""), x.run_to_run_dof,
+               x.drift_cutoff_fraction});
     if (first_change.empty()) first_change = x.parameter_changes;
   }
   for (const auto& sw : c.software_changes)
@@ -248,12 +251,20 @@ Result compare(const HistoryArgs& h, int* regressions, bool* missing) {
   // The p-values count the noise within each run only. Drift between runs (other work on the
   // host, clocks, thermals) is not in them: where the repetitions of a run already scatter by more
   // than the smallest effect that counts, the host was not quiet and verdicts are unreliable.
-  int64_t noisy = 0;
-  for (const auto& x : c.cases)
-    noisy += x.verdict != "parameters_differ" && std::max(x.spread_a, x.spread_b) > o.min_effect_fraction;
+  // Only the cases a timing verdict was given to (review, 2026-12-07: user_s and sys_s of a
+  // below_resolution pair, whose median is a tick or 0, had counted, and two identical runs read
+  // "3 of 4 cases ... the host was not quiet" over one judged wall_s).
+  auto judged = [](const std::string& v) {
+    return v == "regression" || v == "improvement" || v == "unchanged" || v == "within_run_noise" || v == "underpowered";
+  };
+  int64_t noisy = 0, judged_count = 0;
+  for (const auto& x : c.cases) {
+    judged_count += judged(x.verdict);
+    noisy += judged(x.verdict) && std::max(x.spread_a, x.spread_b) > o.min_effect_fraction;
+  }
   r.set("noisy_case_count", noisy);
   if (noisy > 0)
-    r.notes.push_back(std::to_string(noisy) + " of " + std::to_string(c.cases.size()) + " case(s) scatter within a run by more than " +
+    r.notes.push_back(std::to_string(noisy) + " of " + std::to_string(judged_count) + " judged case(s) scatter within a run by more than " +
                       format_double(o.min_effect_fraction) + " (IQR / median): the host was not quiet, and the test counts noise within a "
                       "run, not drift between runs; repeat both runs on a quiet host (bench --interleave, --timer cpu) before "
                       "trusting a verdict");

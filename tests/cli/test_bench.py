@@ -7,6 +7,7 @@ concurrent bench processes both land in the database; does calibrate write an en
 loads; are nccl-tests logs imported?
 """
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -604,6 +605,46 @@ class BenchCli(unittest.TestCase):
         self.assertEqual(case["history_count"], 15)  # the default --history
         self.assertAlmostEqual(case["run_to_run_effective_dof_count"], 2 * 14 ** 2 / 41, places=9)
         self.assertLess(case["run_to_run_sd_fraction"], 0.02)
+
+    def test_the_drift_cut_off_is_printed_and_is_the_one_applied(self):
+        # Review of 2026-12-07: the change within which a significant one reads within_run_noise
+        # was left to the reader (3 x sqrt(2) x sd, or a Student t multiplier). A history wobbling
+        # by about 5% a run (a cut-off near 36%), then B 4% slower than A (within it) and B 60% slower
+        # (beyond it).
+        wobble = [1.05, 0.95, 1.04, 0.96, 1.0] * 3
+        ids = self._wall_runs([0.1 * w for w in wobble] + [0.1, 0.104, 0.16])
+        p, r = as_json("history", "compare", str(ids[15]), str(ids[16]), "--metric", "wall_s", "--min-effect", "0.01", "--db", self.db,
+                       check=False)
+        case = rows(table(r, "cases"))[0]
+        cut = case["drift_cutoff_fraction"]
+        sd = math.log1p(case["run_to_run_sd_fraction"])
+        self.assertGreaterEqual(cut, math.expm1(3 * math.sqrt(2) * sd) - 1e-12, case)  # t >= z
+        self.assertLess(abs(case["change_fraction"]), cut, case)
+        self.assertEqual(case["verdict"], "within_run_noise", (case, r["notes"]))
+        p, r = as_json("history", "compare", str(ids[15]), str(ids[17]), "--metric", "wall_s", "--db", self.db, check=False)
+        case = rows(table(r, "cases"))[0]
+        self.assertGreater(abs(case["change_fraction"]), case["drift_cutoff_fraction"], case)
+        self.assertEqual(case["verdict"], "regression", (case, r["notes"]))
+
+    def test_the_quiet_host_note_counts_judged_cases_only(self):
+        # Review of 2026-12-07: two identical runs of a command read "3 of 4 case(s) scatter within
+        # a run ... the host was not quiet": user_s and sys_s, below_resolution (a tick or 0 as the
+        # median, an infinite spread), had counted beside the one judged case, wall_s.
+        ids = self._wall_runs([0.1, 0.1])
+        import sqlite3
+        con = sqlite3.connect(self.db)
+        for run in ids:  # user_s medians 0 and a spread that is infinite: no verdict, below_resolution
+            (mid,) = con.execute("select id from measurements where run_id = ? and metric = 'user_s'", (run,)).fetchone()
+            for rep in range(5):
+                con.execute("update samples set value = ? where measurement_id = ? and rep = ?", (0.004 if rep < 2 else 0.0, mid, rep))
+            con.execute("update measurements set median = 0 where id = ?", (mid,))
+        con.commit()
+        con.close()
+        p, r = as_json("history", "compare", str(ids[0]), str(ids[1]), "--db", self.db, check=False)
+        verdicts = {c["metric"]: c["verdict"] for c in rows(table(r, "cases"))}
+        self.assertEqual(verdicts["user_s"], "below_resolution", verdicts)
+        self.assertEqual(r["scalars"]["noisy_case_count"], 0, (verdicts, r["notes"]))
+        self.assertFalse(any("host was not quiet" in n for n in r["notes"]), r["notes"])
 
     def test_a_creeping_history_is_no_drift_between_runs(self):
         # Review of 2026-12-07: runs of a command slowing 2% a run (no level shift: each step is
