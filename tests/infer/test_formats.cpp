@@ -449,6 +449,15 @@ TEST(Formats, AWidenedAttentionSideTakesTheOtherSidesSixteenBitType) {
   EXPECT_EQ(attention_dtype(d.kv, d.activation, d.accel, d.engine.matmul_dtypes), DType::BF16);
 }
 
+namespace {
+// Whether one of the deployment's weight-format notes contains `text`.
+bool note_with(const Deployment& d, const std::string& text) {
+  for (const auto& n : weight_format_notes(d))
+    if (n.find(text) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
 // Question (2026-12-07 review): with no activation format given, what do fp8 weights multiply in?
 // On vLLM, whose dynamic_activation_formats lists fp8 (its FP8 W8A8 docs), fp8 where the device
 // has an fp8 peak (W8A8 on an H100) and bf16 where it has none (W8A16, FP8 Marlin, on an A100),
@@ -460,11 +469,6 @@ TEST(Formats, AnEngineThatQuantisesActivationsOnTheFlyRunsW8A8WhereTheDeviceCan)
     s.activation_format = act;
     s.kv_format = "";
     return make_deployment(fixtures::catalog(), fixtures::infer_data(), s);
-  };
-  auto note_with = [](const Deployment& d, const std::string& text) {
-    for (const auto& n : weight_format_notes(d))
-      if (n.find(text) != std::string::npos) return true;
-    return false;
   };
   EXPECT_EQ(fixtures::infer_data().engine("vllm").dynamic_activation_formats, std::vector<std::string>{"fp8"});
   EXPECT_EQ(fixtures::infer_data().engine("vllm").dynamic_activation_source.rfind("vllm-fp8-w8a8: ", 0), 0u);
@@ -537,11 +541,6 @@ TEST(Formats, AGivenActivationFormatTheGemmsDoNotRunInIsNoted) {
     s.activation_format = act;
     s.kv_format = "";
     return make_deployment(fixtures::catalog(), fixtures::infer_data(), s);
-  };
-  auto note_with = [](const Deployment& d, const std::string& text) {
-    for (const auto& n : weight_format_notes(d))
-      if (n.find(text) != std::string::npos) return true;
-    return false;
   };
   const Deployment w4a8 = make("llama3-8b", "h100-sxm-80gb", "int4", "fp8");
   EXPECT_EQ(w4a8.activation.name, "fp8");
