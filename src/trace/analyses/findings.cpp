@@ -459,10 +459,25 @@ void run_findings(const AnalysisContext& ctx, Result& r) {
           if (lt != late.end() && lt->second.waited_for_others_us > 0) {
             const double wait_us = lt->second.waited_for_others_us;
             evidence += "; " + fmt_us(wait_us) + " of its collectives' time was waiting for the last rank to arrive";
-            if (wait_us >= 0.5 * us && top_straggler >= 0 && top_straggler != rank)
+            // The rank that keeps the others waiting longest, this one left out: the top straggler
+            // itself waits too, for the next (review, 2026-12-07: dlrm's rank 7, 97% of its exposed
+            // time waiting, had been told only to overlap, as the top straggler was skipped).
+            int64_t waited_for = top_straggler;
+            if (waited_for == rank) {
+              waited_for = -1;
+              double top_other = 0;
+              for (const auto& [other, l] : late)
+                if (other != rank && l.latest_arrivals > 0 && l.caused_wait_us > top_other) {
+                  top_other = l.caused_wait_us;
+                  waited_for = other;
+                }
+            }
+            if (wait_us >= 0.5 * us && waited_for >= 0)
               advice = "Most of this is waiting for other ranks at the collectives, not transfer: fix the straggler "
-                       "first (rank " + std::to_string(top_straggler) + " keeps the others waiting longest; see the "
-                       "stragglers table and any straggler finding); overlap tuning will not recover the wait. Then: " +
+                       "first (rank " + std::to_string(waited_for) + " keeps the others waiting longest" +
+                       (waited_for != top_straggler ? " after this rank, which the others wait for most (its straggler finding)"
+                                                    : std::string()) +
+                       "; see the stragglers table and any straggler finding); overlap tuning will not recover the wait. Then: " +
                        advice;
           }
           out.push_back(Finding{rank, severity_of(share(us)), "exposed_communication", "rank " + std::to_string(rank),
