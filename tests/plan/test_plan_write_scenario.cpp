@@ -108,6 +108,24 @@ TEST(PlanWriteScenario, MoePlansWithExpertParallelismReadBackAsThemselves) {
   EXPECT_TRUE(kinds.count("ep"));
 }
 
+namespace {
+// A job searched as `plan` runs it: the scenario restricted to (or, with every_feature, lifted
+// beyond) its framework's features, micro-batches up to 2.
+struct Searched {
+  Scenario s;
+  SearchOptions o;
+};
+Searched searched_job(const std::string& text, const Catalog& cat, bool every_feature) {
+  Searched r{parse_scenario_for_search(text, "job.yaml", cat), {}};
+  SearchArgs a;
+  a.any_framework_feature = every_feature;
+  r.o = search_options(a);
+  r.o.max_micro_batch = 2;
+  restrict_to_framework(r.s, r.o, cat, a);
+  return r;
+}
+}  // namespace
+
 TEST(PlanWriteScenario, AStackSearchedWithEveryFeatureWritesTheAttentionItRan) {
   // --any-framework-feature runs a 2021 stack with flash attention: the written scenario says so,
   // or `estimate` of it would run materialised scores (more memory) at another step time.
@@ -115,13 +133,8 @@ TEST(PlanWriteScenario, AStackSearchedWithEveryFeatureWritesTheAttentionItRan) {
   const std::string text =
       "model: gpt3-1.3b\nsystem: dgx-a100\nnum_gpus: 16\nframework: megatron-lm-2021\n"
       "parallel: {tp: 1, pp: 1}\ntraining: {global_batch: 64, seq_len: 2048, precision: bf16}\n";
-  Scenario s = parse_scenario_for_search(text, "job.yaml", *cat);
-  ASSERT_FALSE(s.train.flash_attention);
-  SearchArgs a;
-  a.any_framework_feature = true;
-  SearchOptions o = search_options(a);
-  o.max_micro_batch = 2;
-  restrict_to_framework(s, o, *cat, a);
+  ASSERT_FALSE(parse_scenario_for_search(text, "job.yaml", *cat).train.flash_attention);
+  const auto [s, o] = searched_job(text, *cat, true);
   ASSERT_TRUE(s.train.flash_attention);
   const Estimator est;
   const SearchOutcome out = search(s, o, est);
@@ -130,10 +143,7 @@ TEST(PlanWriteScenario, AStackSearchedWithEveryFeatureWritesTheAttentionItRan) {
   EXPECT_NE(yaml.find("flash_attention: true"), std::string::npos) << yaml;
   EXPECT_TRUE(parse_scenario(yaml, "w.yaml", *cat).train.flash_attention);
   // Within the stack (no lifting), nothing is added: the framework's default is the stack's own.
-  Scenario s2 = parse_scenario_for_search(text, "job.yaml", *cat);
-  SearchOptions o2 = search_options(SearchArgs{});
-  o2.max_micro_batch = 2;
-  restrict_to_framework(s2, o2, *cat, SearchArgs{});
+  const auto [s2, o2] = searched_job(text, *cat, false);
   const SearchOutcome out2 = search(s2, o2, est);
   ASSERT_FALSE(out2.ranking.empty());
   const std::string yaml2 = plan_scenario_text(text, "job.yaml", {}, s2, o2, out2, out2.ranking[0], *cat, est, {});
@@ -149,13 +159,8 @@ TEST(PlanWriteScenario, ALiftedAttentionCapIsWrittenAsACapAtThePeak) {
   const std::string text =
       "model: mpt-7b\nsystem: a100-roce-1600g\naccelerator: a100-sxm-40gb\nnum_gpus: 8\nframework: llm-foundry\n"
       "parallel: {tp: 1, pp: 1, zero_stage: 3}\ntraining: {global_batch: 64, micro_batch: 8, seq_len: 2048, precision: bf16}\n";
-  Scenario s = parse_scenario_for_search(text, "job.yaml", *cat);
-  ASSERT_GT(s.train.attention_peak_fraction, 0);
-  SearchArgs a;
-  a.any_framework_feature = true;
-  SearchOptions o = search_options(a);
-  o.max_micro_batch = 2;
-  restrict_to_framework(s, o, *cat, a);
+  ASSERT_GT(parse_scenario_for_search(text, "job.yaml", *cat).train.attention_peak_fraction, 0);
+  const auto [s, o] = searched_job(text, *cat, true);
   ASSERT_EQ(s.train.attention_peak_fraction, 0);
   const Estimator est;
   const SearchOutcome out = search(s, o, est);
